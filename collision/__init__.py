@@ -1,0 +1,40 @@
+"""polycolly's engine: 2D convex polygon collision and rigid-body response.
+
+This package is imported as ``collision``. It is this project's engine, not the unrelated
+package named ``collision`` on PyPI.
+
+Conventions (stated once, kept everywhere):
+
+- y points up; angles are radians, counter-clockwise positive.
+- Shapes are given in local coordinates; a body's position is its centroid.
+- Polygons are convex and counter-clockwise; clockwise input is accepted and reordered.
+  1 vertex is a point particle, 2 a segment, 3..``MAX_VERTICES`` a convex polygon.
+- Collision normals point from B toward A: moving A by ``depth * normal`` separates the pair
+  (the tutorial's MTD convention, ``A.position += MTD``).
+- Arrays are ``float64``; vertex arrays have shape ``(k, 2)``.
+- Bad input raises :class:`GeometryError` (a ``ValueError``) or ``ValueError`` naming the
+  argument and vertex at fault. Nothing returns NaN.
+"""
+
+from collision.contacts import contact_points
+from collision.sat import Hit, find_mtd, intersect, sweep
+from collision.segment import SegmentHit, clip_segment
+from collision.shapes import MAX_VERTICES, GeometryError, Polygon, decompose
+from collision.world import Contacts, RayHit, World
+
+__all__ = [
+    "MAX_VERTICES",
+    "Contacts",
+    "GeometryError",
+    "Hit",
+    "Polygon",
+    "RayHit",
+    "SegmentHit",
+    "World",
+    "clip_segment",
+    "contact_points",
+    "decompose",
+    "find_mtd",
+    "intersect",
+    "sweep",
+]
