@@ -23,3 +23,73 @@ AREA_RELATIVE_EPSILON = 1e-12
 #: Depth (units) within which two support vertices count as one edge when looking for
 #: contact features (Tutorial 6's "very close to the minimum"), relative to the shape size.
 SUPPORT_RELATIVE_EPSILON = 1e-6
+
+#: Radius (units) within which a ray or a point query hits a point particle or a segment, which
+#: have no area and could otherwise never be picked (the original could not hit them at all).
+QUERY_PICK_RADIUS = 0.25
+
+#: Margin (units) added around each body's swept bounding box in the world's broadphase, so
+#: pairs that come within touching distance during the step are still tested.
+BROADPHASE_MARGIN = 0.01
+
+#: Time (seconds) within which two hits of the arcade's ordered processing count as simultaneous
+#: and are ranked by contact surface length instead (seed 002's TIMESLICE_EPSILON).
+ARCADE_TIME_EPSILON = 1e-9
+
+#: Length (units) of contact surface below which an edge-against-edge hit touches only at a
+#: corner: a crack between flush boxes, grazed rather than hit (seed 002's crack problem).
+ARCADE_CRACK_LENGTH = 1e-7
+
+#: Relative speed (units/s) along the normal below which the arcade treats a touching pair as
+#: resting rather than approaching: rounding noise must not count as a new hit.
+ARCADE_APPROACH_SPEED = 1e-9
+
+#: Relative determinant below which the two-point block impulse of the tutorial solver is
+#: ill-conditioned (the two contact points act like one) and the points are solved one by one.
+BLOCK_SOLVE_CONDITION = 1e-9
+
+#: Distance (units) by which the other shape's face axis must beat the first shape's to
+#: become the manifold's reference face: equal faces must not flicker from step to step.
+MANIFOLD_AXIS_TOLERANCE = 5e-4
+
+#: Length (units) below which an edge or a vertex-to-vertex direction is degenerate and no
+#: normal is computed from it.
+MANIFOLD_DEGENERATE_LENGTH = 1e-12
+
+#: Speculative reach (units) of bodies at rest: pairs closer than this get contact points
+#: before they touch, so resting contacts persist and are warm started (Box2D: 4 slops).
+SPECULATIVE_DISTANCE = 0.02
+
+#: Stiffness (1/s) of the iterative solver's soft contact: the push-out spring's frequency,
+#: capped at a quarter of the step rate so it stays stable (Box2D v3's soft step).
+CONTACT_HERTZ = 30.0
+
+#: Damping ratio (dimensionless) of the soft contact: well over-damped so push-out is smooth.
+CONTACT_DAMPING_RATIO = 10.0
+
+#: Largest speed (units/s) at which overlapping bodies are pushed apart: deep overlaps
+#: separate gently instead of exploding.
+CONTACT_MAX_PUSH_SPEED = 3.0
+
+#: Approach speed (units/s) below which restitution is not applied: resting contacts (that
+#: approach only by one step of gravity) must not bounce.
+RESTITUTION_THRESHOLD = 1.0
+
+#: Linear speed (units/s) below which a body counts as at rest for sleeping.
+SLEEP_LINEAR_SPEED = 0.05
+
+#: Angular speed (rad/s, 2 degrees/s) below which a body counts as at rest for sleeping.
+SLEEP_ANGULAR_SPEED = 0.0349
+
+#: Time (s) an island's bodies must all stay at rest before the island sleeps.
+SLEEP_TIME = 0.5
+
+#: Relative tolerance of seed 001's ``equal_floats`` (primitives.py): two values are equal when
+#: they differ by at most this times their magnitude (floor 1), so "parallel" and "same point"
+#: survive the rounding of the arithmetic that produced them.
+PRIMITIVE_RELATIVE_EPSILON = 1e-12
+
+#: Smallest determinant of a two-point manifold's normal effective mass, relative to the
+#: product of its diagonal (Box2D 2.4 uses a condition number of 1000): below it the two
+#: points act as one and are solved one by one instead of as a block.
+SOLVER_BLOCK_CONDITION = 1e-3

@@ -1,0 +1,68 @@
+"""Broadphase kernels against brute force."""
+
+import math
+
+import numpy as np
+
+from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.shapes import MAX_VERTICES
+
+
+def _brute_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> list[tuple[int, int]]:
+    n = lo.shape[0]
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if skip[i] and skip[j]:
+                continue
+            if lo[i, 0] <= hi[j, 0] and lo[j, 0] <= hi[i, 0] and lo[i, 1] <= hi[j, 1] and lo[j, 1] <= hi[i, 1]:
+                out.append((i, j))
+    return out
+
+
+def test_candidate_pairs_match_brute_force() -> None:
+    rng = np.random.default_rng(7)
+    for n in (0, 1, 2, 17, 300):
+        centre = rng.uniform(0, 50, size=(n, 2))
+        half = rng.uniform(0.1, 3.0, size=(n, 2))
+        lo, hi = centre - half, centre + half
+        skip = rng.random(n) < 0.3
+        got = [tuple(p) for p in candidate_pairs(lo, hi, skip)]
+        assert got == _brute_pairs(lo, hi, skip)
+
+
+def test_candidate_pairs_are_sorted_and_ordered() -> None:
+    rng = np.random.default_rng(3)
+    lo = rng.uniform(0, 10, size=(200, 2))
+    hi = lo + 2.0
+    pairs = candidate_pairs(lo, hi, np.zeros(200, dtype=np.bool_))
+    assert pairs.dtype == np.int64 and pairs.shape[1] == 2
+    assert np.all(pairs[:, 0] < pairs[:, 1])
+    keys = pairs[:, 0] * 200 + pairs[:, 1]
+    assert np.all(np.diff(keys) > 0)
+
+
+def test_transform_vertices_rotates_counter_clockwise() -> None:
+    local = np.zeros((1, MAX_VERTICES, 2))
+    local[0, 0] = (1.0, 0.0)
+    count = np.array([1], dtype=np.int64)
+    out = np.zeros_like(local)
+    transform_vertices(local, count, np.array([[2.0, 3.0]]), np.array([math.pi / 2]), out)
+    assert np.allclose(out[0, 0], (2.0, 4.0), atol=1e-15)
+
+
+def test_swept_bounds_cover_motion_and_rotation() -> None:
+    world = np.zeros((1, MAX_VERTICES, 2))
+    world[0, :4] = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+    count = np.array([4], dtype=np.int64)
+    lo = np.zeros((1, 2))
+    hi = np.zeros((1, 2))
+    radius = np.array([math.sqrt(2.0)])
+    swept_bounds(world, count, np.array([[10.0, -4.0]]), np.array([0.0]), radius, 0.5, 0.0, lo, hi)
+    assert np.allclose(lo[0], (-1.0, -3.0)) and np.allclose(hi[0], (6.0, 1.0))
+    # Any rotation within the step stays inside the box grown by the swept chord.
+    swept_bounds(world, count, np.zeros((1, 2)), np.array([3.0]), radius, 0.25, 0.0, lo, hi)
+    for a in np.linspace(0.0, 0.75, 20):
+        c, s = math.cos(a), math.sin(a)
+        pts = world[0, :4] @ np.array([[c, s], [-s, c]])
+        assert np.all(pts >= lo[0] - 1e-12) and np.all(pts <= hi[0] + 1e-12)
