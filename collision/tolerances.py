@@ -41,8 +41,10 @@ ARCADE_TIME_EPSILON = 1e-9
 ARCADE_CRACK_LENGTH = 1e-7
 
 #: Relative speed (units/s) along the normal below which the arcade treats a touching pair as
-#: resting rather than approaching: rounding noise must not count as a new hit.
-ARCADE_APPROACH_SPEED = 1e-9
+#: resting rather than approaching. Resolving a stack pair by pair only halves the leftover
+#: approach each round, so an exact zero would take dozens of hits per step; what is left below
+#: this speed (at most this * dt of sinking) is taken out by the overlap push the next step.
+ARCADE_APPROACH_SPEED = 1e-3
 
 #: Relative determinant below which the two-point block impulse of the tutorial solver is
 #: ill-conditioned (the two contact points act like one) and the points are solved one by one.
@@ -93,3 +95,41 @@ PRIMITIVE_RELATIVE_EPSILON = 1e-12
 #: product of its diagonal (Box2D 2.4 uses a condition number of 1000): below it the two
 #: points act as one and are solved one by one instead of as a block.
 SOLVER_BLOCK_CONDITION = 1e-3
+
+#: Factor (dimensionless) on CONTACT_HERTZ for contacts against a body that does not move
+#: (static or asleep): they carry whole stacks, and Box2D v3.1 makes them twice as stiff.
+STATIC_CONTACT_HERTZ_SCALE = 2.0
+
+#: Fraction (dimensionless, 0..1) of last step's normal impulse that the soft contact treats
+#: as already carried: its spring only answers for the change in load, so loaded stacks
+#: sink less than a plain soft contact lets them. 1 would be an integral controller and
+#: rings; 0 is Box2D v3's plain soft contact.
+CONTACT_LOAD_MEMORY = 0.5
+
+#: Largest difference (dimensionless) between 1 and the length of a hit's normal passed to
+#: ``contact_points``: a normal further from unit length was not made by ``sweep``.
+UNIT_NORMAL_TOLERANCE = 1e-9
+
+#: Largest absolute vertex coordinate (units) a shape may have: squares and cross products of
+#: coordinates (areas, inertias, projections) must stay far from float64 overflow, and at 1e12
+#: float64 still resolves 1e-4 units.
+MAX_COORDINATE = 1e12
+
+#: Largest speed (units/s) a body may be given (velocity, impulse): kinetic energies m v^2 of
+#: any allowed mass stay far from float64 overflow, and a step moves a body at most this * dt.
+MAX_SPEED = 1e9
+
+#: Largest angular speed (rad/s) a body may be given: the same overflow margin as MAX_SPEED.
+MAX_ANGULAR_SPEED = 1e9
+
+#: Largest acceleration (units/s^2) that gravity or a force (F / m) may ask for: one step of
+#: it stays below MAX_SPEED for any dt up to MAX_TIME_STEP.
+MAX_ACCELERATION = 1e9
+
+#: Largest density (mass per unit area) of a body: with MAX_COORDINATE-sized shapes and
+#: MAX_SPEED its kinetic energy still fits in a float64.
+MAX_DENSITY = 1e12
+
+#: Largest time step (s) World.step accepts: a step of MAX_SPEED moves a body at most
+#: MAX_COORDINATE.
+MAX_TIME_STEP = 1e3

@@ -1,13 +1,788 @@
-"""PLACEHOLDER: replaced by the world work."""
+"""The physics world: bodies as structure-of-arrays state, forces, the step, queries, contacts.
+
+A :class:`World` holds ``n = body_count`` bodies in numpy arrays, one row per body (see the
+``_position``, ``_velocity``, ... attributes listed in :class:`World`). ``step(dt)`` integrates
+forces into velocities, then hands over to the chosen response ("tutorial", "arcade" or
+"iterative"), which finds the contacts, responds and integrates positions.
+
+>>> from collision import Polygon, World
+>>> world = World(gravity=(0.0, -10.0), solver="tutorial")
+>>> ground = world.add_body(Polygon.box(20.0, 1.0), (0.0, -0.5), static=True)
+>>> box = world.add_body(Polygon.box(1.0, 1.0), (0.0, 3.0))
+>>> for _ in range(120):
+...     world.step(1.0 / 60.0)
+>>> bool(abs(world.position[box, 1] - 0.5) < 0.05)
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from numba import njit
+
+from collision.broadphase import transform_vertices
+from collision.shapes import MAX_VERTICES, Polygon, check_vertices
+from collision.tolerances import (
+    MAX_ACCELERATION,
+    MAX_ANGULAR_SPEED,
+    MAX_COORDINATE,
+    MAX_DENSITY,
+    MAX_SPEED,
+    MAX_TIME_STEP,
+    QUERY_PICK_RADIUS,
+)
+
+#: Contact states (``Contacts.state``).
+CONTACT_NEW = 0
+CONTACT_PERSISTING = 1
+CONTACT_SPECULATIVE = 2
+
+SOLVER_NAMES = ("tutorial", "arcade", "iterative")
+
+#: Default static friction. For "tutorial" it is the cone of the "invisible step" (sticking while
+#: |tangential speed| < static_friction * |normal speed|); for "arcade" it is the glue speed
+#: (units/s) below which sliding stops. 0.5 is the original T7 program's key-adjusted value.
+DEFAULT_STATIC_FRICTION = 0.5
+
+
+class Solver(Protocol):
+    def step(self, world: World, dt: float) -> Contacts: ...
+
+
+def _readonly(a: np.ndarray) -> np.ndarray:
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Result types
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Contacts:
+    """A read-only view of one step's contact points, one row per point (``m`` rows).
+
+    ``body_a (m,) int64``, ``body_b (m,) int64``, ``point_a (m, 2)`` on A, ``point_b (m, 2)`` on B,
+    ``normal (m, 2)`` unit from B toward A, ``separation (m,)`` (negative: penetration depth;
+    positive: gap of a speculative contact), ``toi (m,)`` seconds into the step (0 if touching at
+    the start), ``normal_impulse (m,)`` and ``tangent_impulse (m,)`` (N s), ``state (m,) int8``
+    (``CONTACT_NEW``, ``CONTACT_PERSISTING`` or ``CONTACT_SPECULATIVE``).
+    """
+
+    body_a: np.ndarray
+    body_b: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    normal: np.ndarray
+    separation: np.ndarray
+    toi: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+    state: np.ndarray
+
+    def __post_init__(self) -> None:
+        m = np.asarray(self.body_a).shape[0]
+        specs = {
+            "body_a": (np.int64, (m,)),
+            "body_b": (np.int64, (m,)),
+            "point_a": (np.float64, (m, 2)),
+            "point_b": (np.float64, (m, 2)),
+            "normal": (np.float64, (m, 2)),
+            "separation": (np.float64, (m,)),
+            "toi": (np.float64, (m,)),
+            "normal_impulse": (np.float64, (m,)),
+            "tangent_impulse": (np.float64, (m,)),
+            "state": (np.int8, (m,)),
+        }
+        for name, (dtype, shape) in specs.items():
+            a = np.array(getattr(self, name), dtype=dtype)
+            if a.shape != shape:
+                raise ValueError(f"Contacts.{name}: shape {a.shape}, expected {shape}")
+            a.flags.writeable = False
+            object.__setattr__(self, name, a)
+
+    def __len__(self) -> int:
+        return int(self.body_a.shape[0])
+
+    @classmethod
+    def empty(cls) -> Contacts:
+        """No contacts."""
+        z = np.zeros(0)
+        z2 = np.zeros((0, 2))
+        zi = np.zeros(0, dtype=np.int64)
+        return cls(zi, zi, z2, z2, z2, z, z, z, z, np.zeros(0, dtype=np.int8))
+
+
+@dataclass(frozen=True)
+class RayHit:
+    """A ray (segment) hit: ``body`` index, ``t`` fraction along start->end in [0, 1],
+    ``point (2,)`` where it enters, ``normal (2,)`` unit outward normal of the surface hit."""
+
+    body: int
+    t: float
+    point: np.ndarray
+    normal: np.ndarray
+
+
+# ---------------------------------------------------------------------------------------------
+# Kernels
+# ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def integrate_forces(
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    force: np.ndarray,
+    torque: np.ndarray,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    static: np.ndarray,
+    sleeping: np.ndarray,
+    gx: float,
+    gy: float,
+    dt: float,
+) -> None:
+    """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared."""
+    for i in range(velocity.shape[0]):
+        if not static[i] and not sleeping[i]:
+            velocity[i, 0] += (gx + force[i, 0] * inv_mass[i]) * dt
+            velocity[i, 1] += (gy + force[i, 1] * inv_mass[i]) * dt
+            angular_velocity[i] += torque[i] * inv_inertia[i] * dt
+        force[i, 0] = 0.0
+        force[i, 1] = 0.0
+        torque[i] = 0.0
+
+
+@njit(cache=True)
+def wrap_angle(a: float) -> float:
+    """``a`` wrapped to [-pi, pi)."""
+    return (a + math.pi) % (2.0 * math.pi) - math.pi
+
+
+@njit(cache=True)
+def integrate_positions(
+    position: np.ndarray,
+    angle: np.ndarray,
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    static: np.ndarray,
+    sleeping: np.ndarray,
+    dt: float,
+) -> None:
+    """x += v dt, angle += w dt (wrapped to [-pi, pi)) for dynamic awake bodies."""
+    for i in range(position.shape[0]):
+        if static[i] or sleeping[i]:
+            continue
+        position[i, 0] += velocity[i, 0] * dt
+        position[i, 1] += velocity[i, 1] * dt
+        angle[i] = wrap_angle(angle[i] + angular_velocity[i] * dt)
+
+
+@njit(cache=True)
+def _point_inside(verts: np.ndarray, k: int, px: float, py: float, radius: float) -> bool:
+    if k == 1:
+        dx = px - verts[0, 0]
+        dy = py - verts[0, 1]
+        return dx * dx + dy * dy <= radius * radius
+    if k == 2:
+        ax = verts[0, 0]
+        ay = verts[0, 1]
+        ex = verts[1, 0] - ax
+        ey = verts[1, 1] - ay
+        s = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
+        s = min(1.0, max(0.0, s))
+        dx = px - (ax + s * ex)
+        dy = py - (ay + s * ey)
+        return dx * dx + dy * dy <= radius * radius
+    for e in range(k):
+        ax = verts[e, 0]
+        ay = verts[e, 1]
+        bx = verts[(e + 1) % k, 0]
+        by = verts[(e + 1) % k, 1]
+        # CCW polygon: the point is inside when it is left of (or on) every edge.
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def query_point_kernel(
+    world_vertices: np.ndarray, vertex_count: np.ndarray, px: float, py: float, radius: float
+) -> np.ndarray:
+    """Indices (ascending, int64) of the bodies containing point (px, py); points and segments
+    count when within ``radius``."""
+    n = vertex_count.shape[0]
+    found = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if _point_inside(world_vertices[i], vertex_count[i], px, py, radius):
+            found[m] = i
+            m += 1
+    return found[:m].copy()
+
+
+# ---------------------------------------------------------------------------------------------
+# Boundary checks
+# ---------------------------------------------------------------------------------------------
+
+
+def _scalar(value: Any, name: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} = {value!r}: must be a real number") from None
+    if not math.isfinite(x):
+        raise ValueError(f"{name} = {value!r}: must be finite")
+    if minimum is not None and x < minimum:
+        raise ValueError(f"{name} = {value!r}: must be >= {minimum}")
+    if maximum is not None and x > maximum:
+        raise ValueError(f"{name} = {value!r}: must be <= {maximum}")
+    return x
+
+
+def _vector(value: Any, name: str, limit: float = MAX_COORDINATE, what: str = "MAX_COORDINATE") -> np.ndarray:
+    """A finite ``(2,)`` vector no longer than ``limit`` (the named constant ``what``): beyond
+    the limits in collision.tolerances, products inside the step would overflow to inf/NaN."""
+    try:
+        v = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} = {value!r}: must be a 2-vector of real numbers") from None
+    if v.shape != (2,):
+        raise ValueError(f"{name} = {value!r}: must be a 2-vector, got shape {v.shape}")
+    if not np.isfinite(v).all():
+        raise ValueError(f"{name} = {value!r}: must be finite")
+    if math.hypot(v[0], v[1]) > limit:
+        raise ValueError(f"{name} = {value!r}: is longer than {what} = {limit:g}")
+    return v
+
+
+def _material(value: Any, name: str, *, maximum: float | None = None) -> float:
+    return _scalar(value, name, minimum=0.0, maximum=maximum)
+
+
+# ---------------------------------------------------------------------------------------------
+# The world
+# ---------------------------------------------------------------------------------------------
 
 
 class World:
-    pass
+    """Rigid bodies (points, segments, convex polygons) and their simulation.
 
+    ``World(gravity=(0, -10), solver="iterative", friction=0.6, restitution=0.0,
+    static_friction=0.5)``: ``gravity`` units/s^2; ``solver`` one of ``"tutorial"`` (Tutorial 7
+    impulses), ``"arcade"`` (Tutorial 4 velocity reflection with seed 002's ordered timeslices;
+    ``ordered = False`` gives the tutorial's immediate processing) or ``"iterative"``; the
+    material values are the defaults for bodies added later (``None`` in :meth:`add_body`).
 
-class RayHit:
-    pass
+    ``static_friction`` means, for "tutorial", the cone of the "invisible step" (a contact
+    sticks while its tangential speed is below ``static_friction`` times its normal approach
+    speed) and, for "arcade", the glue speed in units/s below which sliding stops dead.
+    Materials of a pair mix as Box2D does: friction sqrt(a b), restitution max(a, b), static
+    friction sqrt(a b).
 
+    State, one row per body (``n = body_count``; arrays are reallocated by add/remove, so
+    fetch them again after those): ``position (n, 2)`` centroid, ``angle (n,)`` radians CCW,
+    ``velocity (n, 2)``, ``angular_velocity (n,)`` rad/s are the live arrays (writable);
+    ``mass``, ``inertia``, ``static`` are read-only. Static bodies have mass, inertia and
+    their inverses 0 and never move.
+    """
 
-class Contacts:
-    pass
+    def __init__(
+        self,
+        gravity: Any = (0.0, -10.0),
+        solver: str = "iterative",
+        friction: float = 0.6,
+        restitution: float = 0.0,
+        static_friction: float = DEFAULT_STATIC_FRICTION,
+    ) -> None:
+        g = _vector(gravity, "gravity", MAX_ACCELERATION, "MAX_ACCELERATION")
+        self._check_solver_name(solver)
+        self.friction = _material(friction, "friction")
+        self.restitution = _material(restitution, "restitution", maximum=1.0)
+        self.static_friction = _material(static_friction, "static_friction")
+        self._gravity = g
+        self._solver_name = solver
+        self._solvers: dict[str, Solver] = {}
+        self.sleep_enabled = True
+        #: Arcade: process hits earliest first (seed 002) or immediately in pair order (Tutorial 4).
+        self.ordered = True
+        self.time = 0.0
+        self.step_count = 0
+        self.contacts = Contacts.empty()
+        self._allocate(0)
+
+    # -- storage -------------------------------------------------------------------------------
+
+    def _allocate(self, n: int) -> None:
+        self._position = np.zeros((n, 2))
+        self._angle = np.zeros(n)
+        self._velocity = np.zeros((n, 2))
+        self._angular_velocity = np.zeros(n)
+        self._mass = np.zeros(n)
+        self._inertia = np.zeros(n)
+        self._inv_mass = np.zeros(n)
+        self._inv_inertia = np.zeros(n)
+        self._static = np.zeros(n, dtype=np.bool_)
+        self._local_vertices = np.zeros((n, MAX_VERTICES, 2))
+        self._vertex_count = np.zeros(n, dtype=np.int64)
+        self._radius = np.zeros(n)
+        self._friction = np.zeros(n)
+        self._restitution = np.zeros(n)
+        self._static_friction = np.zeros(n)
+        self._force = np.zeros((n, 2))
+        self._torque = np.zeros(n)
+        self._sleeping = np.zeros(n, dtype=np.bool_)
+        self._world_vertices = np.zeros((n, MAX_VERTICES, 2))
+
+    _ARRAYS = (
+        "_position",
+        "_angle",
+        "_velocity",
+        "_angular_velocity",
+        "_mass",
+        "_inertia",
+        "_inv_mass",
+        "_inv_inertia",
+        "_static",
+        "_local_vertices",
+        "_vertex_count",
+        "_radius",
+        "_friction",
+        "_restitution",
+        "_static_friction",
+        "_force",
+        "_torque",
+        "_sleeping",
+        "_world_vertices",
+    )
+
+    # -- solver ----------------------------------------------------------------------------------
+
+    @staticmethod
+    def _check_solver_name(name: Any) -> None:
+        if not isinstance(name, str) or name not in SOLVER_NAMES:
+            raise ValueError(f"solver = {name!r}: must be one of {', '.join(map(repr, SOLVER_NAMES))}")
+
+    @property
+    def solver(self) -> str:
+        """The response in use: ``"tutorial"``, ``"arcade"`` or ``"iterative"`` (settable)."""
+        return self._solver_name
+
+    @solver.setter
+    def solver(self, name: str) -> None:
+        self._check_solver_name(name)
+        if name != self._solver_name:
+            # Only the iterative solver maintains sleep; the others simulate every body.
+            self._sleeping[:] = False
+        self._solver_name = name
+
+    def _solver_object(self) -> Solver:
+        name = self._solver_name
+        solver = self._solvers.get(name)
+        if solver is None:
+            if name == "tutorial":
+                from collision.impulse import TutorialSolver
+
+                solver = TutorialSolver()
+            elif name == "arcade":
+                from collision.arcade import ArcadeSolver
+
+                solver = ArcadeSolver()
+            else:
+                try:
+                    from collision.solver import IterativeSolver
+                except ImportError as exc:
+                    raise NotImplementedError("the iterative solver is not available yet") from exc
+                solver = IterativeSolver()
+            self._solvers[name] = solver
+        return solver
+
+    # -- bodies ----------------------------------------------------------------------------------
+
+    @property
+    def body_count(self) -> int:
+        return int(self._position.shape[0])
+
+    def _check_index(self, i: Any, name: str = "i") -> int:
+        n = self.body_count
+        if isinstance(i, bool) or not isinstance(i, int | np.integer):
+            raise ValueError(f"{name} = {i!r}: must be a body index (int)")
+        k = int(i)
+        if not 0 <= k < n:
+            raise ValueError(f"{name} = {k}: no such body (body_count = {n})")
+        return k
+
+    def add_body(
+        self,
+        shape: Any,
+        position: Any,
+        angle: float = 0.0,
+        velocity: Any = (0.0, 0.0),
+        angular_velocity: float = 0.0,
+        density: float = 1.0,
+        static: bool = False,
+        friction: float | None = None,
+        restitution: float | None = None,
+        static_friction: float | None = None,
+    ) -> int:
+        """Add a body and return its index.
+
+        ``shape``: a :class:`Polygon` or ``(k, 2)`` local vertices (1 = point, 2 = segment,
+        3..MAX_VERTICES = convex polygon). The body's ``position (2,)`` is where the shape's
+        centroid goes; the shape is stored centroid-relative, rotated by ``angle`` (radians CCW).
+        ``density`` (mass per unit area; points and segments get ``5 * density``) 0 or
+        ``static=True`` makes a static body (it never moves; its velocity is kept 0).
+        Materials ``None`` take the world's defaults.
+        """
+        verts = check_vertices(shape, "shape")
+        pos = _vector(position, "position")
+        ang = _scalar(angle, "angle")
+        vel = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
+        omega = _scalar(
+            angular_velocity, "angular_velocity", minimum=-MAX_ANGULAR_SPEED, maximum=MAX_ANGULAR_SPEED
+        )
+        dens = _scalar(density, "density", minimum=0.0, maximum=MAX_DENSITY)
+        fr = self.friction if friction is None else _material(friction, "friction")
+        re = self.restitution if restitution is None else _material(restitution, "restitution", maximum=1.0)
+        sf = (
+            self.static_friction if static_friction is None else _material(static_friction, "static_friction")
+        )
+        poly = Polygon(verts)
+        is_static = bool(static) or dens == 0.0
+        if is_static:
+            mass = inertia = 0.0
+            vel = np.zeros(2)
+            omega = 0.0
+        else:
+            mass, inertia = poly.mass_properties(dens)
+        local = verts - poly.centroid
+        k = len(verts)
+
+        n = self.body_count
+        for name in self._ARRAYS:
+            old = getattr(self, name)
+            grown = np.zeros((n + 1,) + old.shape[1:], dtype=old.dtype)
+            grown[:n] = old
+            setattr(self, name, grown)
+        self._position[n] = pos
+        self._angle[n] = wrap_angle(ang)
+        self._velocity[n] = vel
+        self._angular_velocity[n] = omega
+        self._mass[n] = mass
+        self._inertia[n] = inertia
+        self._inv_mass[n] = 1.0 / mass if mass > 0.0 else 0.0
+        self._inv_inertia[n] = 1.0 / inertia if inertia > 0.0 else 0.0
+        self._static[n] = is_static
+        self._local_vertices[n, :k] = local
+        self._vertex_count[n] = k
+        self._radius[n] = poly.radius
+        self._friction[n] = fr
+        self._restitution[n] = re
+        self._static_friction[n] = sf
+        return n
+
+    def remove_body(self, i: int) -> None:
+        """Remove body ``i``; bodies after it move down one index."""
+        k = self._check_index(i)
+        for name in self._ARRAYS:
+            setattr(self, name, np.delete(getattr(self, name), k, axis=0))
+        for solver in self._solvers.values():
+            reset = getattr(solver, "reset", None)
+            if reset is not None:
+                reset()
+        self.contacts = Contacts.empty()
+
+    def shape(self, i: int) -> np.ndarray:
+        """``(k, 2)`` centroid-relative local vertices of body ``i`` (a copy)."""
+        k = self._check_index(i)
+        return self._local_vertices[k, : self._vertex_count[k]].copy()
+
+    def vertices(self, i: int) -> np.ndarray:
+        """``(k, 2)`` world-space vertices of body ``i`` now (a copy)."""
+        k = self._check_index(i)
+        return self.world_vertices()[k, : self._vertex_count[k]].copy()
+
+    def world_vertices(self) -> np.ndarray:
+        """``(n, MAX_VERTICES, 2)`` world-space vertices of every body now (read-only; slots past
+        ``vertex_count[i]`` are unused)."""
+        transform_vertices(
+            self._local_vertices, self._vertex_count, self._position, self._angle, self._world_vertices
+        )
+        return _readonly(self._world_vertices)
+
+    # -- state views -----------------------------------------------------------------------------
+
+    @property
+    def position(self) -> np.ndarray:
+        """``(n, 2)`` centroids (the live array)."""
+        return self._position
+
+    @property
+    def angle(self) -> np.ndarray:
+        """``(n,)`` radians CCW (the live array)."""
+        return self._angle
+
+    @property
+    def velocity(self) -> np.ndarray:
+        """``(n, 2)`` units/s (the live array)."""
+        return self._velocity
+
+    @property
+    def angular_velocity(self) -> np.ndarray:
+        """``(n,)`` rad/s CCW (the live array)."""
+        return self._angular_velocity
+
+    @property
+    def mass(self) -> np.ndarray:
+        """``(n,)`` read-only (0 for static bodies)."""
+        return _readonly(self._mass)
+
+    @property
+    def inertia(self) -> np.ndarray:
+        """``(n,)`` read-only, about the centroid (0 for static bodies and points)."""
+        return _readonly(self._inertia)
+
+    @property
+    def static(self) -> np.ndarray:
+        """``(n,) bool`` read-only."""
+        return _readonly(self._static)
+
+    @property
+    def vertex_count(self) -> np.ndarray:
+        """``(n,) int64`` read-only."""
+        return _readonly(self._vertex_count)
+
+    @property
+    def sleeping(self) -> np.ndarray:
+        """``(n,) bool`` read-only (only the iterative solver puts bodies to sleep)."""
+        return _readonly(self._sleeping)
+
+    @property
+    def body_friction(self) -> np.ndarray:
+        """``(n,)`` per-body dynamic friction, read-only (change with :meth:`set_material`)."""
+        return _readonly(self._friction)
+
+    @property
+    def body_restitution(self) -> np.ndarray:
+        """``(n,)`` per-body restitution, read-only (change with :meth:`set_material`)."""
+        return _readonly(self._restitution)
+
+    @property
+    def body_static_friction(self) -> np.ndarray:
+        """``(n,)`` per-body static friction, read-only (change with :meth:`set_material`)."""
+        return _readonly(self._static_friction)
+
+    @property
+    def gravity(self) -> np.ndarray:
+        """``(2,)`` units/s^2 (a copy; assign a new vector to change it)."""
+        return self._gravity.copy()
+
+    @gravity.setter
+    def gravity(self, value: Any) -> None:
+        self._gravity = _vector(value, "gravity", MAX_ACCELERATION, "MAX_ACCELERATION")
+
+    def set_material(
+        self,
+        i: int | None = None,
+        friction: float | None = None,
+        restitution: float | None = None,
+        static_friction: float | None = None,
+    ) -> None:
+        """Set the material of body ``i`` (or of every body when ``i`` is None); None keeps a value."""
+        rows: slice | int = slice(None) if i is None else self._check_index(i)
+        fr = None if friction is None else _material(friction, "friction")
+        re = None if restitution is None else _material(restitution, "restitution", maximum=1.0)
+        sf = None if static_friction is None else _material(static_friction, "static_friction")
+        if fr is not None:
+            self._friction[rows] = fr
+        if re is not None:
+            self._restitution[rows] = re
+        if sf is not None:
+            self._static_friction[rows] = sf
+
+    # -- forces ----------------------------------------------------------------------------------
+
+    def apply_force(self, i: int, force: Any, point: Any = None) -> None:
+        """Add ``force (2,)`` (N) to body ``i`` for the next step; at world ``point (2,)`` it also
+        adds the torque r x F (CCW positive). Static bodies ignore forces."""
+        k = self._check_index(i)
+        f = _vector(force, "force", math.inf)
+        torque = 0.0
+        if point is not None:
+            p = _vector(point, "point")
+            rx, ry = p - self._position[k]
+            torque = float(rx * f[1] - ry * f[0])
+        if self._static[k]:
+            return
+        linear = math.hypot(*(self._force[k] + f)) * self._inv_mass[k]
+        angular = abs(self._torque[k] + torque) * self._inv_inertia[k]
+        if not linear <= MAX_ACCELERATION or not angular <= MAX_ACCELERATION:
+            raise ValueError(
+                f"force = {force!r}: would accelerate body {k} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
+            )
+        self._force[k] += f
+        self._torque[k] += torque
+        self._sleeping[k] = False
+
+    def apply_impulse(self, i: int, impulse: Any, point: Any = None) -> None:
+        """Change body ``i``'s velocity by ``impulse (2,)`` (N s) / m now; at world ``point (2,)``
+        its angular velocity changes by (r x J) / I too. Static bodies ignore impulses."""
+        k = self._check_index(i)
+        j = _vector(impulse, "impulse", math.inf)
+        dw = 0.0
+        if point is not None:
+            p = _vector(point, "point")
+            rx, ry = p - self._position[k]
+            dw = float(rx * j[1] - ry * j[0]) * self._inv_inertia[k]
+        if self._static[k]:
+            return
+        speed = math.hypot(*(self._velocity[k] + j * self._inv_mass[k]))
+        spin = abs(self._angular_velocity[k] + dw)
+        if not speed <= MAX_SPEED or not spin <= MAX_ANGULAR_SPEED:
+            raise ValueError(
+                f"impulse = {impulse!r}: would spin or speed body {k} beyond MAX_SPEED = {MAX_SPEED:g}"
+            )
+        self._velocity[k] += j * self._inv_mass[k]
+        self._angular_velocity[k] += dw
+        self._sleeping[k] = False
+
+    def set_velocity(self, i: int, velocity: Any, angular_velocity: float | None = None) -> None:
+        """Set body ``i``'s velocity ``(2,)`` (and angular velocity) and wake it. Static: refused."""
+        k = self._check_index(i)
+        v = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
+        w = (
+            None
+            if angular_velocity is None
+            else _scalar(
+                angular_velocity, "angular_velocity", minimum=-MAX_ANGULAR_SPEED, maximum=MAX_ANGULAR_SPEED
+            )
+        )
+        if self._static[k]:
+            raise ValueError(f"i = {k}: is a static body, which cannot move")
+        self._velocity[k] = v
+        if w is not None:
+            self._angular_velocity[k] = w
+        self._sleeping[k] = False
+
+    # -- step ------------------------------------------------------------------------------------
+
+    def _check_state(self) -> None:
+        # The state arrays are writable by the user: check them as inputs of the step.
+        limits = {
+            "position": MAX_COORDINATE,
+            "angle": MAX_COORDINATE,
+            "velocity": MAX_SPEED,
+            "angular_velocity": MAX_ANGULAR_SPEED,
+        }
+        for name, limit in limits.items():
+            a = getattr(self, "_" + name)
+            size = np.abs(a) if a.ndim == 1 else np.hypot(a[:, 0], a[:, 1])
+            if not (size <= limit).all():  # also catches NaN
+                bad = int(np.argmin(size <= limit))
+                raise ValueError(f"{name}[{bad}] = {a[bad]!r}: must be finite and at most {limit:g} in size")
+
+    def step(self, dt: float) -> None:
+        """Advance the world by ``dt`` seconds (> 0) with the chosen solver."""
+        h = _scalar(dt, "dt", maximum=MAX_TIME_STEP)
+        if h <= 0.0:
+            raise ValueError(f"dt = {dt!r}: must be > 0")
+        self._check_state()
+        solver = self._solver_object()
+        g = self._gravity
+        integrate_forces(
+            self._velocity,
+            self._angular_velocity,
+            self._force,
+            self._torque,
+            self._inv_mass,
+            self._inv_inertia,
+            self._static,
+            self._sleeping,
+            float(g[0]),
+            float(g[1]),
+            h,
+        )
+        # Static bodies never move, whatever was written into their velocity rows.
+        self._velocity[self._static] = 0.0
+        self._angular_velocity[self._static] = 0.0
+        self.contacts = solver.step(self, h)
+        self.time += h
+        self.step_count += 1
+
+    # -- measures ------------------------------------------------------------------------------
+
+    def state_hash(self) -> str:
+        """sha256 hex digest of the bytes of positions, angles, velocities, angular velocities."""
+        digest = hashlib.sha256()
+        for a in (self._position, self._angle, self._velocity, self._angular_velocity):
+            digest.update(np.ascontiguousarray(a).tobytes())
+        return digest.hexdigest()
+
+    def kinetic_energy(self) -> float:
+        """Total kinetic energy (J) of the dynamic bodies: sum m v^2 / 2 + I w^2 / 2."""
+        v2 = np.sum(self._velocity**2, axis=1)
+        return float(0.5 * np.sum(self._mass * v2) + 0.5 * np.sum(self._inertia * self._angular_velocity**2))
+
+    def momentum(self) -> np.ndarray:
+        """``(2,)`` total linear momentum (N s) of the dynamic bodies."""
+        return np.sum(self._mass[:, None] * self._velocity, axis=0)
+
+    # -- queries ---------------------------------------------------------------------------------
+
+    def _skip_mask(self, ignore: Any) -> np.ndarray:
+        skip = np.zeros(self.body_count, dtype=np.bool_)
+        for idx in ignore:
+            skip[self._check_index(idx, "ignore")] = True
+        return skip
+
+    def raycast(self, start: Any, end: Any, ignore: Any = ()) -> RayHit | None:
+        """The nearest body the segment ``start (2,)`` -> ``end (2,)`` enters, or None.
+
+        Bodies in ``ignore`` are skipped; points and segments are hit within
+        ``QUERY_PICK_RADIUS`` of the ray.
+        """
+        from collision.segment import raycast_kernel
+
+        s = _vector(start, "start")
+        e = _vector(end, "end")
+        skip = self._skip_mask(ignore)
+        wv = self.world_vertices()
+        body, t, nx, ny = raycast_kernel(
+            s[0], s[1], e[0], e[1], wv, self._vertex_count, skip, QUERY_PICK_RADIUS
+        )
+        if body < 0:
+            return None
+        t = float(t)
+        return RayHit(int(body), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
+
+    def raycast_all(self, start: Any, end: Any, ignore: Any = ()) -> list[RayHit]:
+        """Every body the segment enters, nearest first (see :meth:`raycast`)."""
+        from collision.segment import raycast_all_kernel
+
+        s = _vector(start, "start")
+        e = _vector(end, "end")
+        skip = self._skip_mask(ignore)
+        wv = self.world_vertices()
+        bodies, ts, normals = raycast_all_kernel(
+            s[0], s[1], e[0], e[1], wv, self._vertex_count, skip, QUERY_PICK_RADIUS
+        )
+        return [
+            RayHit(int(b), float(t), s + float(t) * (e - s), np.array(nrm, dtype=np.float64))
+            for b, t, nrm in zip(bodies, ts, normals, strict=True)
+        ]
+
+    def query_point(self, p: Any) -> list[int]:
+        """Indices (ascending) of the bodies containing world point ``p (2,)``; points and
+        segments count within ``QUERY_PICK_RADIUS``."""
+        q = _vector(p, "p")
+        wv = self.world_vertices()
+        found = query_point_kernel(wv, self._vertex_count, q[0], q[1], QUERY_PICK_RADIUS)
+        return [int(i) for i in found]
