@@ -1,0 +1,435 @@
+"""Contact manifolds of two convex shapes from the separating-axis test.
+
+Named steps, as in Box2D's polygon manifold:
+
+1. ``face_separation``: for every face (edge) of one shape, how far the other shape lies
+   beyond it; the face of maximum separation is the reference face candidate.
+2. reference face: the better of A's and B's candidates (a small tolerance favours A so the
+   choice does not flicker between equal faces).
+3. incident edge: the edge of the other shape whose normal is most anti-parallel to the
+   reference normal (a point's single vertex is its own "edge").
+4. clip: the incident edge is clipped to the side planes of the reference face; every kept
+   point whose separation is below the speculative distance becomes a contact point.
+5. separated shapes whose closest features are two vertices (corner to corner) get one
+   point along the line between those vertices instead, with the true distance.
+
+Shapes are world-space vertex arrays: 1 vertex = point, 2 = segment (two faces, opposite
+normals, and two end caps), 3+ = convex CCW polygon. Points have no faces, so a point is
+never the reference shape. Normals point from B toward A (moving A by ``-separation *
+normal`` makes the pair just touch). Separation is negative when the shapes overlap.
+
+Every point carries a feature key (reference body, reference edge, incident edge, clip end)
+that is the same next step when the same features touch, so a solver can warm start it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
+
+#: Feature key layout: ((kind * 2 + reference_is_b) * 16 + reference_index) * 16
+#: + incident_index) * 2 + clip_end. Vertex indices fit in 4 bits (MAX_VERTICES = 16).
+FEATURE_FACE = 0
+FEATURE_VERTEX = 1
+
+
+@njit(cache=True, inline="always")
+def _make_key(kind: int, reference_is_b: int, reference_index: int, incident_index: int, end: int) -> int:
+    return (((kind * 2 + reference_is_b) * 16 + reference_index) * 16 + incident_index) * 2 + end
+
+
+@njit(cache=True)
+def _edge_normal(v: np.ndarray, k: int, i: int) -> tuple[float, float]:
+    """Unit outward normal of edge i -> i+1 of a CCW shape (k >= 2)."""
+    j = i + 1 if i + 1 < k else 0
+    ex = v[j, 0] - v[i, 0]
+    ey = v[j, 1] - v[i, 1]
+    length = math.sqrt(ex * ex + ey * ey)
+    if length < MANIFOLD_DEGENERATE_LENGTH:
+        return 0.0, 0.0
+    return ey / length, -ex / length
+
+
+@njit(cache=True)
+def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
+    """Unit outward normals of the edges of one CCW shape into ``out (>=k, 2)``.
+
+    Edge i runs from vertex i to vertex i+1 (a segment has two edges, opposite normals);
+    a degenerate edge gets (0, 0) and a point no normal at all.
+    """
+    if k < 2:
+        return
+    for i in range(k):
+        nx, ny = _edge_normal(v, k, i)
+        out[i, 0] = nx
+        out[i, 1] = ny
+
+
+@njit(cache=True, inline="always")
+def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int) -> tuple[float, int]:
+    """Largest separation of ``q`` beyond a face of ``p`` and that face's index.
+
+    ``p (>=kp, 2)`` with ``kp >= 2`` and its edge normals ``pn``, ``q (>=kq, 2)``. The
+    separation of face i is the smallest ``dot(n_i, q_j - p_i)`` over q's vertices
+    (negative: q crosses the face's line).
+    """
+    best = -math.inf
+    best_index = 0
+    for i in range(kp):
+        nx = pn[i, 0]
+        ny = pn[i, 1]
+        if nx == 0.0 and ny == 0.0:
+            continue
+        px = p[i, 0]
+        py = p[i, 1]
+        lowest = math.inf
+        for j in range(kq):
+            d = nx * (q[j, 0] - px) + ny * (q[j, 1] - py)
+            if d < lowest:
+                lowest = d
+        if lowest > best:
+            best = lowest
+            best_index = i
+    return best, best_index
+
+
+@njit(cache=True, inline="always")
+def _closest_on_segment(
+    px: float, py: float, ax: float, ay: float, bx: float, by: float
+) -> tuple[float, float, float]:
+    """Point of segment a-b closest to p, and its parameter in [0, 1]."""
+    ex = bx - ax
+    ey = by - ay
+    ee = ex * ex + ey * ey
+    if ee <= 0.0:
+        return ax, ay, 0.0
+    u = ((px - ax) * ex + (py - ay) * ey) / ee
+    if u < 0.0:
+        u = 0.0
+    elif u > 1.0:
+        u = 1.0
+    return ax + u * ex, ay + u * ey, u
+
+
+@njit(cache=True)
+def _chain_to_vertices(
+    p: np.ndarray, kp: int, p0: int, pe: int, q: np.ndarray, kq: int, q0: int, qv: int
+) -> tuple[float, float, float, float, float, int, int]:
+    """Closest pair between the vertices of chain q and the edges of chain p.
+
+    A chain is a run of a shape's vertices from index ``p0`` (wrapping at ``kp``); chain p
+    has ``pe`` edges (0: just its first vertex), chain q has ``qv`` vertices. Returns
+    ``(distance, px, py, qx, qy, p_vertex, q_vertex)`` with ``p_vertex = -1`` when the
+    closest point lies inside an edge.
+    """
+    best = math.inf
+    bpx = bpy = bqx = bqy = 0.0
+    bi = -1
+    bj = -1
+    for jj in range(qv):
+        j = (q0 + jj) % kq
+        for ii in range(max(pe, 1)):
+            i = (p0 + ii) % kp
+            i2 = (i + 1) % kp if pe > 0 else i
+            cx, cy, u = _closest_on_segment(q[j, 0], q[j, 1], p[i, 0], p[i, 1], p[i2, 0], p[i2, 1])
+            ex = q[j, 0] - cx
+            ey = q[j, 1] - cy
+            d = ex * ex + ey * ey
+            if d < best:
+                best = d
+                bpx, bpy, bqx, bqy = cx, cy, q[j, 0], q[j, 1]
+                bj = j
+                bi = i if u == 0.0 else (i2 if u == 1.0 else -1)
+    return math.sqrt(best), bpx, bpy, bqx, bqy, bi, bj
+
+
+@njit(cache=True)
+def _closest_features(
+    p: np.ndarray, kp: int, p0: int, pv: int, pe: int, q: np.ndarray, kq: int, q0: int, qv: int, qe: int
+) -> tuple[float, float, float, float, float, int, int]:
+    """Closest points of two separated chains (see ``_chain_to_vertices``).
+
+    Returns ``(distance, px, py, qx, qy, p_vertex, q_vertex)``; a ``*_vertex`` is the index
+    of the vertex the closest point sits on, or -1 when it lies inside an edge.
+    """
+    d1, px1, py1, qx1, qy1, i1, j1 = _chain_to_vertices(p, kp, p0, pe, q, kq, q0, qv)
+    d2, qx2, qy2, px2, py2, j2, i2 = _chain_to_vertices(q, kq, q0, qe, p, kp, p0, pv)
+    if d2 < d1:
+        return d2, px2, py2, qx2, qy2, i2, j2
+    return d1, px1, py1, qx1, qy1, i1, j1
+
+
+@njit(cache=True, inline="always")
+def manifold_kernel(
+    a: np.ndarray,
+    an: np.ndarray,
+    ka: int,
+    b: np.ndarray,
+    bn: np.ndarray,
+    kb: int,
+    speculative: float,
+    point_a: np.ndarray,
+    point_b: np.ndarray,
+    separation: np.ndarray,
+    key: np.ndarray,
+) -> tuple[int, float, float]:
+    """Contact manifold of shapes A and B (world-space vertices).
+
+    ``a (>=ka, 2)``, ``b (>=kb, 2)`` CCW with their edge normals ``an``, ``bn`` (see
+    ``edge_normals``); ``speculative`` (units): points farther apart than
+    this are dropped. Writes up to two points into ``point_a (2, 2)`` (on A), ``point_b
+    (2, 2)`` (on B), ``separation (2,)`` (``dot(point_a - point_b, normal)``, negative when
+    overlapping) and ``key (2,) int64``. Returns ``(count, nx, ny)``: the number of points
+    (0, 1 or 2) and the unit normal from B toward A.
+    """
+    if ka < 2 and kb < 2:
+        return _vertex_contact(a, 0, b, 0, speculative, point_a, point_b, separation, key, 0)
+
+    sep_a = -math.inf
+    edge_a = 0
+    sep_b = -math.inf
+    edge_b = 0
+    if ka >= 2:
+        sep_a, edge_a = face_separation(a, an, ka, b, kb)
+    if kb >= 2:
+        sep_b, edge_b = face_separation(b, bn, kb, a, ka)
+    if sep_a > speculative or sep_b > speculative:
+        return 0, 0.0, 0.0
+
+    reference_is_b = kb >= 2 and (ka < 2 or sep_b > sep_a + MANIFOLD_AXIS_TOLERANCE)
+    if reference_is_b:
+        count, nx, ny = _clip_manifold(b, bn, kb, edge_b, sep_b, a, an, ka, speculative, point_b, point_a, separation, key, 1)
+        return count, nx, ny
+    count, nx, ny = _clip_manifold(a, an, ka, edge_a, sep_a, b, bn, kb, speculative, point_a, point_b, separation, key, 0)
+    return count, -nx, -ny
+
+
+@njit(cache=True, inline="always")
+def _vertex_contact(
+    a: np.ndarray,
+    ia: int,
+    b: np.ndarray,
+    ib: int,
+    speculative: float,
+    point_a: np.ndarray,
+    point_b: np.ndarray,
+    separation: np.ndarray,
+    key: np.ndarray,
+    reference_is_b: int,
+) -> tuple[int, float, float]:
+    """One contact between vertex ia of A and vertex ib of B (normal from B toward A)."""
+    dx = a[ia, 0] - b[ib, 0]
+    dy = a[ia, 1] - b[ib, 1]
+    d = math.sqrt(dx * dx + dy * dy)
+    if d > speculative:
+        return 0, 0.0, 0.0
+    if d < MANIFOLD_DEGENERATE_LENGTH:
+        # Coincident points have no direction between them; any unit normal is as good.
+        nx, ny = 0.0, 1.0
+    else:
+        nx, ny = dx / d, dy / d
+    point_a[0, 0] = a[ia, 0]
+    point_a[0, 1] = a[ia, 1]
+    point_b[0, 0] = b[ib, 0]
+    point_b[0, 1] = b[ib, 1]
+    separation[0] = d
+    if reference_is_b:
+        key[0] = _make_key(FEATURE_VERTEX, 1, ib, ia, 0)
+    else:
+        key[0] = _make_key(FEATURE_VERTEX, 0, ia, ib, 0)
+    return 1, nx, ny
+
+
+@njit(cache=True, inline="always")
+def _clip_manifold(
+    r: np.ndarray,
+    rn: np.ndarray,
+    kr: int,
+    edge: int,
+    face_sep: float,
+    s: np.ndarray,
+    sn: np.ndarray,
+    ks: int,
+    speculative: float,
+    point_r: np.ndarray,
+    point_s: np.ndarray,
+    separation: np.ndarray,
+    key: np.ndarray,
+    reference_is_b: int,
+) -> tuple[int, float, float]:
+    """Manifold with reference shape ``r`` (face ``edge``) and incident shape ``s``.
+
+    Returns the normal pointing from ``r`` toward ``s`` (outward from the reference face).
+    """
+    nx = rn[edge, 0]
+    ny = rn[edge, 1]
+    r2 = edge + 1 if edge + 1 < kr else 0
+    r1x = r[edge, 0]
+    r1y = r[edge, 1]
+    tx = r[r2, 0] - r1x
+    ty = r[r2, 1] - r1y
+    length = math.sqrt(tx * tx + ty * ty)
+    tx /= length
+    ty /= length
+
+    # Incident edge: the face of s most anti-parallel to the reference normal.
+    if ks == 1:
+        i1 = 0
+        i2 = 0
+    else:
+        lowest = math.inf
+        i1 = 0
+        for j in range(ks):
+            d = sn[j, 0] * nx + sn[j, 1] * ny
+            if d < lowest:
+                lowest = d
+                i1 = j
+        i2 = i1 + 1 if i1 + 1 < ks else 0
+
+    v1x = s[i1, 0]
+    v1y = s[i1, 1]
+    v2x = s[i2, 0]
+    v2y = s[i2, 1]
+    d1 = (v1x - r1x) * tx + (v1y - r1y) * ty
+    d2 = (v2x - r1x) * tx + (v2y - r1y) * ty
+    if face_sep > 0.0 and (d1 < 0.0 or d1 > length or d2 < 0.0 or d2 > length):
+        # Separated with part of the incident edge beyond a side plane: if the closest
+        # features are two vertices, the face axis underestimates the distance; use the
+        # vertex pair instead (between the reference and incident edges as Box2D does, or
+        # against the whole reference shape for a point). Inside the side planes the
+        # nearest incident vertex faces the reference edge and the face axis is exact.
+        if ks == 1:
+            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, 0, kr, kr, s, ks, 0, 1, 0)
+        else:
+            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, edge, 2, 1, s, ks, i1, 2, 1)
+        if d > face_sep + MANIFOLD_AXIS_TOLERANCE and vr >= 0 and vs >= 0:
+            if reference_is_b:
+                return _vertex_contact(s, vs, r, vr, speculative, point_s, point_r, separation, key, 1)
+            count, vx, vy = _vertex_contact(r, vr, s, vs, speculative, point_r, point_s, separation, key, 0)
+            return count, -vx, -vy
+    u_lo = 0.0
+    u_hi = 1.0
+    if ks == 1 or abs(d2 - d1) < MANIFOLD_DEGENERATE_LENGTH:
+        if (d1 < 0.0 or d1 > length) and face_sep > 0.0:
+            return _clip_fallback(r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b)
+        if ks == 1:
+            u_hi = 0.0
+    else:
+        ua = -d1 / (d2 - d1)
+        ub = (length - d1) / (d2 - d1)
+        u_lo = max(0.0, min(ua, ub))
+        u_hi = min(1.0, max(ua, ub))
+        if u_lo > u_hi:
+            if face_sep > 0.0:
+                return _clip_fallback(r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b)
+            # Overlapping yet outside the side planes (degenerate slivers): keep the end
+            # of the incident edge nearest the reference face.
+            u_lo = u_hi = 0.0 if abs(d1 - 0.5 * length) < abs(d2 - 0.5 * length) else 1.0
+
+    count = 0
+    ends = 1 if u_hi - u_lo <= 0.0 else 2
+    for e in range(ends):
+        u = u_lo if e == 0 else u_hi
+        px = v1x + u * (v2x - v1x)
+        py = v1y + u * (v2y - v1y)
+        sep = (px - r1x) * nx + (py - r1y) * ny
+        if sep > speculative:
+            continue
+        point_s[count, 0] = px
+        point_s[count, 1] = py
+        point_r[count, 0] = px - sep * nx
+        point_r[count, 1] = py - sep * ny
+        separation[count] = sep
+        key[count] = _make_key(FEATURE_FACE, reference_is_b, edge, i1, e)
+        count += 1
+    return count, nx, ny
+
+
+@njit(cache=True)
+def _clip_fallback(
+    r: np.ndarray,
+    kr: int,
+    s: np.ndarray,
+    ks: int,
+    speculative: float,
+    point_r: np.ndarray,
+    point_s: np.ndarray,
+    separation: np.ndarray,
+    key: np.ndarray,
+    reference_is_b: int,
+) -> tuple[int, float, float]:
+    """Separated shapes whose incident edge misses the reference face: closest features.
+
+    Returns the normal from ``r`` toward ``s``.
+    """
+    d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, 0, kr, kr, s, ks, 0, ks, ks if ks > 1 else 0)
+    if d > speculative or d < MANIFOLD_DEGENERATE_LENGTH:
+        return 0, 0.0, 0.0
+    nx = (psx - prx) / d
+    ny = (psy - pry) / d
+    point_r[0, 0] = prx
+    point_r[0, 1] = pry
+    point_s[0, 0] = psx
+    point_s[0, 1] = psy
+    separation[0] = d
+    key[0] = _make_key(FEATURE_VERTEX, reference_is_b, max(vr, 0), max(vs, 0), 1)
+    return 1, nx, ny
+
+
+@dataclass(frozen=True)
+class Manifold:
+    """Contact manifold of one pair.
+
+    ``normal (2,)`` unit from B toward A; ``point_a (c, 2)`` on A, ``point_b (c, 2)`` on B,
+    ``separation (c,)`` (units, negative = overlap), ``key (c,) int64`` feature keys, with
+    ``c`` in 0..2 points.
+    """
+
+    normal: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    separation: np.ndarray
+    key: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.separation.shape[0])
+
+
+def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
+    """Contact manifold of two convex shapes in world coordinates.
+
+    ``a``, ``b``: ``Polygon`` or ``(k, 2)`` array-like vertices (1 = point, 2 = segment);
+    ``speculative`` (units, >= 0): points separated by up to this distance are kept too.
+
+    >>> m = manifold([[0, 1], [1, 1], [1, 2], [0, 2]], [[0, 0], [1, 0], [1, 1.1], [0, 1.1]])
+    >>> len(m), m.normal.tolist(), m.separation.round(6).tolist()
+    (2, [0.0, 1.0], [-0.1, -0.1])
+    """
+    from collision.shapes import check_vertices
+
+    va = check_vertices(a, "a")
+    vb = check_vertices(b, "b")
+    spec = float(speculative)
+    if not math.isfinite(spec) or spec < 0.0:
+        raise ValueError(f"speculative: must be a finite distance >= 0, got {speculative!r}")
+    point_a = np.zeros((2, 2))
+    point_b = np.zeros((2, 2))
+    separation = np.zeros(2)
+    key = np.zeros(2, dtype=np.int64)
+    na = np.zeros_like(va)
+    nb = np.zeros_like(vb)
+    edge_normals(va, va.shape[0], na)
+    edge_normals(vb, vb.shape[0], nb)
+    count, nx, ny = manifold_kernel(va, na, va.shape[0], vb, nb, vb.shape[0], spec, point_a, point_b, separation, key)
+    return Manifold(
+        normal=np.array([nx, ny]),
+        point_a=point_a[:count].copy(),
+        point_b=point_b[:count].copy(),
+        separation=separation[:count].copy(),
+        key=key[:count].copy(),
+    )
