@@ -1,0 +1,162 @@
+"""The one table of key and mouse bindings.
+
+Both the in-window help overlay and the README controls table are generated from ``BINDINGS``,
+so the two can never disagree. This module imports no GL or window library: inputs are named
+with plain strings ("P", "KP_ADD", "MOUSE_LEFT", "shift+TAB") and demo/app.py maps window-system
+codes to these names.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: How an action fires: once per press, or every frame while the input is held.
+PRESS = "press"
+HOLD = "hold"
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One row of the controls table.
+
+    ``label``: how the input is written for a user ("7 / 4"); ``inputs``: (input name, action)
+    pairs the row binds; ``help``: what it does; ``group``: the heading it is listed under;
+    ``kind``: PRESS (once per press) or HOLD (while held).
+    """
+
+    label: str
+    inputs: tuple[tuple[str, str], ...]
+    help: str
+    group: str
+    kind: str = PRESS
+
+
+def _keys(action: str, *names: str) -> tuple[tuple[str, str], ...]:
+    return tuple((name, action) for name in names)
+
+
+BINDINGS: tuple[Binding, ...] = (
+    # The original T7 demo's controls.
+    Binding(
+        "left mouse", _keys("attract", "MOUSE_LEFT"), "attract bodies to the cursor (held)", "original", HOLD
+    ),
+    Binding(
+        "right mouse", _keys("repel", "MOUSE_RIGHT"), "repel bodies from the cursor (held)", "original", HOLD
+    ),
+    Binding("p", _keys("pause", "P"), "pause / resume (help stays up)", "original"),
+    Binding("h", _keys("help", "H"), "show the help again", "original"),
+    Binding("g", _keys("gravity", "G"), "gravity on / off", "original"),
+    Binding("f", _keys("friction_toggle", "F"), "dynamic friction on / off", "original"),
+    Binding("s", _keys("static_friction_toggle", "S"), "static friction on / off", "original"),
+    Binding(
+        "+ / -",
+        _keys("more_bodies", "EQUAL", "KP_ADD") + _keys("fewer_bodies", "MINUS", "KP_SUBTRACT"),
+        "one body more / fewer (5..999)",
+        "original",
+    ),
+    Binding("Enter", _keys("reset_count", "ENTER", "KP_ENTER"), "back to the default body count", "original"),
+    Binding("Space", _keys("regenerate", "SPACE"), "new random bodies", "original"),
+    Binding(
+        "7 / 4",
+        _keys("friction_up", "7", "KP_7") + _keys("friction_down", "4", "KP_4"),
+        "dynamic friction +/- 0.05 (0..1)",
+        "original",
+    ),
+    Binding(
+        "8 / 5",
+        _keys("restitution_up", "8", "KP_8") + _keys("restitution_down", "5", "KP_5"),
+        "restitution +/- 0.05 (0..1)",
+        "original",
+    ),
+    Binding(
+        "9 / 6",
+        _keys("static_friction_up", "9", "KP_9") + _keys("static_friction_down", "6", "KP_6"),
+        "static friction +/- 0.01 (0..1.5)",
+        "original",
+    ),
+    Binding("Esc", _keys("quit", "ESCAPE"), "quit", "original"),
+    # Ours.
+    Binding("o", _keys("single_step", "O"), "one step while paused", "program"),
+    Binding("r", _keys("restart", "R"), "restart the scene", "program"),
+    Binding(
+        "Tab / Shift+Tab",
+        _keys("next_scene", "TAB") + _keys("previous_scene", "shift+TAB"),
+        "next / previous scene",
+        "program",
+    ),
+    Binding("m", _keys("cycle_solver", "M"), "solver: tutorial / iterative / arcade", "program"),
+    Binding("x", _keys("fire", "X"), "fire a bullet at the cursor (held: repeats)", "program", HOLD),
+    Binding("c", _keys("show_contacts", "C"), "contact points on / off", "view"),
+    Binding("n", _keys("show_normals", "N"), "contact normals on / off", "view"),
+    Binding("b", _keys("show_bounds", "B"), "bounding boxes on / off", "view"),
+    Binding("v", _keys("show_velocities", "V"), "velocities on / off", "view"),
+    Binding(
+        "mouse wheel",
+        _keys("zoom_in", "SCROLL_UP") + _keys("zoom_out", "SCROLL_DOWN"),
+        "zoom about the cursor",
+        "view",
+    ),
+    Binding("middle drag", _keys("pan", "MOUSE_MIDDLE"), "pan the view", "view", HOLD),
+    Binding("Home", _keys("reset_view", "HOME"), "reset the view", "view"),
+    Binding("F2", _keys("screenshot", "F2"), "save a screenshot (PNG)", "view"),
+)
+
+GROUP_TITLES = {
+    "original": "from the original demo",
+    "program": "ours",
+    "view": "view",
+}
+
+
+def action_for(input_name: str, shift: bool = False) -> str | None:
+    """The action bound to ``input_name`` ("P", "MOUSE_LEFT", ...), or None.
+
+    With ``shift`` held a "shift+NAME" binding wins; otherwise the plain binding applies.
+    """
+    table = _ACTIONS
+    if shift and f"shift+{input_name}" in table:
+        return table[f"shift+{input_name}"]
+    return table.get(input_name)
+
+
+def _build_action_table() -> dict[str, str]:
+    table: dict[str, str] = {}
+    for binding in BINDINGS:
+        for name, action in binding.inputs:
+            if name in table:
+                raise ValueError(f"input {name!r} bound twice ({table[name]!r} and {action!r})")
+            table[name] = action
+    return table
+
+
+_ACTIONS = _build_action_table()
+
+#: Every action name, in table order.
+ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(a for b in BINDINGS for _, a in b.inputs))
+
+#: Actions that act while held rather than once per press.
+HOLD_ACTIONS = frozenset(a for b in BINDINGS if b.kind == HOLD for _, a in b.inputs)
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """The help overlay's rows, grouped: (label, help) per binding; a group heading is (title, "")."""
+    rows: list[tuple[str, str]] = []
+    for group, title in GROUP_TITLES.items():
+        rows.append((f"-- {title} --", ""))
+        rows.extend((b.label, b.help) for b in BINDINGS if b.group == group)
+    return rows
+
+
+def help_lines() -> list[str]:
+    """The help as plain text lines, ``label  help`` (labels padded to one width)."""
+    width = max(len(b.label) for b in BINDINGS)
+    return [f"{label.ljust(width)}  {text}" if text else label for label, text in help_rows()]
+
+
+def controls_markdown() -> str:
+    """The README controls table (markdown), generated from ``BINDINGS``."""
+    rows = ["| Input | Action | From |", "|---|---|---|"]
+    for b in BINDINGS:
+        label = b.label.replace("|", "\\|")
+        rows.append(f"| {label} | {b.help} | {GROUP_TITLES[b.group]} |")
+    return "\n".join(rows) + "\n"

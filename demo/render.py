@@ -1,0 +1,408 @@
+"""Drawing: per-frame numpy batches -> one upload and one draw call each.
+
+Four batches, whatever the number of bodies: fills (triangles), lines (outlines and overlays),
+points (particles and contact points) and text. Shaders live in shaders/<name>.vert/.frag and
+are loaded by name. Every vertex is 8 float32: x, y, u, v, r, g, b, a.
+
+Import this module only after demo.context has made a context current: PyOpenGL must not be
+imported before the context module has chosen its platform.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from pathlib import Path
+
+import numpy as np
+from OpenGL import GL
+
+from demo.camera import Camera
+from demo.text import BASE_FONT_PX, GlyphAtlas, TextBatch
+
+SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+
+#: Floats per vertex: position (2), texture coordinate (2), colour (4).
+VERTEX_FLOATS = 8
+BACKGROUND = (0.2, 0.2, 0.2)
+#: The original's noise texture: 128 x 128, texture coordinate = local vertex * 0.06.
+NOISE_SIZE = 128
+NOISE_TEXCOORD_SCALE = 0.06
+#: Darkest value of the noise (1 = brightest): the fill colour is multiplied by it.
+NOISE_MIN = 0.6
+#: Size of points (particles, contact points) in pixels at scale 1 (the original: 4).
+POINT_SIZE_PX = 4.0
+
+
+def argb(value: int) -> tuple[float, float, float, float]:
+    """The original's 0xAARRGGBB colour -> (r, g, b, a) floats in 0..1."""
+    a, r, g, b = (value >> 24) & 255, (value >> 16) & 255, (value >> 8) & 255, value & 255
+    return (r / 255.0, g / 255.0, b / 255.0, a / 255.0)
+
+
+STATIC_FILL = argb(0x808080FF)
+MOVING_FILL = argb(0x8080FF80)
+STATIC_OUTLINE = argb(0xFF8080FF)
+MOVING_OUTLINE = argb(0xFF00A000)
+
+
+class ShaderError(RuntimeError):
+    """A shader failed to load, compile or link; the message names the file and has the GLSL log."""
+
+
+def noise_texture(size: int = NOISE_SIZE, seed: int = 2004) -> np.ndarray:
+    """A soft tileable value-noise image (size, size) float32 in [NOISE_MIN, 1]."""
+    rng = np.random.default_rng(seed)
+    total = np.zeros((size, size))
+    weight_sum = 0.0
+    for octave, period in enumerate((4, 8, 16, 32)):
+        grid = rng.random((period, period))
+        coord = np.arange(size) * period / size
+        i0 = np.floor(coord).astype(np.int64)
+        i1 = (i0 + 1) % period  # wrap: the texture repeats without seams
+        f = coord - i0
+        f = f * f * (3.0 - 2.0 * f)
+        rows = grid[i0][:, i0] * (1 - f)[None, :] + grid[i0][:, i1] * f[None, :]
+        rows_next = grid[i1][:, i0] * (1 - f)[None, :] + grid[i1][:, i1] * f[None, :]
+        layer = rows * (1 - f)[:, None] + rows_next * f[:, None]
+        weight = 0.5**octave
+        total += weight * layer
+        weight_sum += weight
+    total /= weight_sum
+    lo, hi = total.min(), total.max()
+    unit = (total - lo) / max(hi - lo, 1e-12)
+    return (NOISE_MIN + (1.0 - NOISE_MIN) * unit).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
+# Geometry: bodies -> vertex arrays (numpy only).
+
+
+def _vertex_array(positions: np.ndarray, texcoords: np.ndarray | None, colors: np.ndarray) -> np.ndarray:
+    out = np.empty((len(positions), VERTEX_FLOATS), dtype=np.float32)
+    out[:, 0:2] = positions
+    if texcoords is None:
+        out[:, 2:4] = 0.0
+    else:
+        out[:, 2:4] = texcoords
+    out[:, 4:8] = colors
+    return out
+
+
+def body_geometry(
+    world_vertices: np.ndarray,
+    local_vertices: np.ndarray,
+    vertex_count: np.ndarray,
+    static: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Fills, outlines and points for every body.
+
+    ``world_vertices``, ``local_vertices``: (n, MAXV, 2); ``vertex_count`` (n,); ``static`` (n,)
+    bool. Returns float32 vertex arrays: fills (3 * triangles, 8) as triangle fans from vertex 0,
+    outlines (2 * edges, 8) as a line list (a segment is one line), points (particles, 8).
+    """
+    n, maxv = world_vertices.shape[0], world_vertices.shape[1]
+    count = np.asarray(vertex_count, dtype=np.int64)
+    is_static = np.asarray(static, dtype=bool)
+    fill_colors = np.array([MOVING_FILL, STATIC_FILL], dtype=np.float32)
+    line_colors = np.array([MOVING_OUTLINE, STATIC_OUTLINE], dtype=np.float32)
+    if n == 0:
+        empty = np.zeros((0, VERTEX_FLOATS), dtype=np.float32)
+        return empty, empty, empty
+
+    # Triangle fans: triangle j of a k-gon is (0, j + 1, j + 2), for j < k - 2.
+    tri = np.arange(max(maxv - 2, 0))
+    body, j = np.nonzero(tri[None, :] < (count - 2)[:, None])
+    corners = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1)
+    fills = _vertex_array(
+        world_vertices[body[:, None], corners].reshape(-1, 2),
+        (local_vertices[body[:, None], corners] * NOISE_TEXCOORD_SCALE).reshape(-1, 2),
+        np.repeat(fill_colors[is_static[body].astype(np.int64)], 3, axis=0),
+    )
+
+    # Outlines: edge i of a polygon joins i and i + 1 (wrapping); a segment is its one edge.
+    edge = np.arange(maxv)
+    edge_count = np.where(count >= 3, count, np.where(count == 2, 1, 0))
+    body, i = np.nonzero(edge[None, :] < edge_count[:, None])
+    ends = np.stack([i, (i + 1) % np.maximum(count[body], 1)], axis=1)
+    lines = _vertex_array(
+        world_vertices[body[:, None], ends].reshape(-1, 2),
+        None,
+        np.repeat(line_colors[is_static[body].astype(np.int64)], 2, axis=0),
+    )
+
+    # Particles are drawn as dots in the fill colour, opaque enough to see.
+    body = np.nonzero(count == 1)[0]
+    point_colors = fill_colors[is_static[body].astype(np.int64)].copy()
+    point_colors[:, 3] = 1.0
+    points = _vertex_array(world_vertices[body, 0], None, point_colors)
+    return fills, lines, points
+
+
+class BodyMesh:
+    """``body_geometry`` with the per-body work done once: between frames only positions change.
+
+    Texture coordinates, colours and the gather indices depend on the bodies' shapes and
+    static flags, so they are kept until the world's body arrays are reallocated (a body added
+    or removed, another world); each frame then costs one gather of the world vertices.
+    """
+
+    def __init__(self) -> None:
+        self._local: np.ndarray | None = None
+        self._static = np.zeros(0, dtype=bool)
+        self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def update(
+        self,
+        world_vertices: np.ndarray,
+        local_vertices: np.ndarray,
+        vertex_count: np.ndarray,
+        static: np.ndarray,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Same arguments and results as :func:`body_geometry` (the arrays are reused: copy to keep)."""
+        if (
+            self._templates is None
+            or self._local is not local_vertices
+            or not np.array_equal(self._static, static)
+        ):
+            self._rebuild(local_vertices, vertex_count, static)
+        assert self._templates is not None and self._gather is not None
+        flat = world_vertices.reshape(-1, 2)
+        for template, index in zip(self._templates, self._gather, strict=True):
+            template[:, 0:2] = flat[index]
+        return self._templates
+
+    def _rebuild(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
+        n, maxv = local_vertices.shape[0], local_vertices.shape[1]
+        # Tag each slot with its flat index: body_geometry then gathers indices, not positions.
+        tags = np.arange(n * maxv, dtype=np.float64).reshape(n, maxv, 1).repeat(2, axis=2)
+        templates = body_geometry(tags, local_vertices, vertex_count, static)
+        self._gather = tuple(t[:, 0].astype(np.int64) for t in templates)  # type: ignore[assignment]
+        self._templates = templates
+        self._local = local_vertices
+        self._static = np.array(static, dtype=bool)
+
+
+class LineBatch:
+    """World-space overlay lines and points collected during a frame."""
+
+    def __init__(self) -> None:
+        self._lines: list[np.ndarray] = []
+        self._points: list[np.ndarray] = []
+
+    def clear(self) -> None:
+        self._lines, self._points = [], []
+
+    def add_lines(self, segments: np.ndarray, color: tuple[float, float, float, float] | np.ndarray) -> None:
+        """``segments (m, 2, 2)`` world units; ``color`` (4,) or (m, 4)."""
+        segments = np.asarray(segments, dtype=np.float64).reshape(-1, 2, 2)
+        if len(segments) == 0:
+            return
+        colors = np.broadcast_to(np.asarray(color, dtype=np.float32), (len(segments), 4))
+        self._lines.append(_vertex_array(segments.reshape(-1, 2), None, np.repeat(colors, 2, axis=0)))
+
+    def add_points(self, points: np.ndarray, color: tuple[float, float, float, float] | np.ndarray) -> None:
+        """``points (m, 2)`` world units; ``color`` (4,) or (m, 4)."""
+        points = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        if len(points) == 0:
+            return
+        colors = np.broadcast_to(np.asarray(color, dtype=np.float32), (len(points), 4))
+        self._points.append(_vertex_array(points, None, colors))
+
+    def add_boxes(self, lo: np.ndarray, hi: np.ndarray, color: tuple[float, float, float, float]) -> None:
+        """Axis-aligned rectangles from corners ``lo``, ``hi`` (m, 2)."""
+        lo, hi = np.asarray(lo).reshape(-1, 2), np.asarray(hi).reshape(-1, 2)
+        c0 = lo
+        c1 = np.stack([hi[:, 0], lo[:, 1]], axis=1)
+        c2 = hi
+        c3 = np.stack([lo[:, 0], hi[:, 1]], axis=1)
+        segments = np.stack(
+            [np.stack([c0, c1], 1), np.stack([c1, c2], 1), np.stack([c2, c3], 1), np.stack([c3, c0], 1)],
+            axis=1,
+        )
+        self.add_lines(segments.reshape(-1, 2, 2), color)
+
+    def lines(self) -> np.ndarray:
+        return np.concatenate(self._lines) if self._lines else np.zeros((0, VERTEX_FLOATS), np.float32)
+
+    def points(self) -> np.ndarray:
+        return np.concatenate(self._points) if self._points else np.zeros((0, VERTEX_FLOATS), np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
+# GL side.
+
+
+def _compile(path: Path, stage: int) -> int:
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ShaderError(f"shader {path}: cannot read ({exc.strerror})") from None
+    shader = GL.glCreateShader(stage)
+    GL.glShaderSource(shader, source)
+    GL.glCompileShader(shader)
+    if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+        log = GL.glGetShaderInfoLog(shader)
+        log_text = log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)
+        GL.glDeleteShader(shader)
+        raise ShaderError(f"shader {path} failed to compile:\n{log_text.strip()}")
+    return int(shader)
+
+
+def load_program(name: str, shader_dir: Path = SHADER_DIR) -> int:
+    """Compile and link shaders/<name>.vert and .frag; ShaderError names the file and has the log."""
+    vert = _compile(shader_dir / f"{name}.vert", GL.GL_VERTEX_SHADER)
+    frag = _compile(shader_dir / f"{name}.frag", GL.GL_FRAGMENT_SHADER)
+    program = GL.glCreateProgram()
+    GL.glAttachShader(program, vert)
+    GL.glAttachShader(program, frag)
+    GL.glLinkProgram(program)
+    GL.glDeleteShader(vert)
+    GL.glDeleteShader(frag)
+    if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
+        log = GL.glGetProgramInfoLog(program)
+        log_text = log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)
+        raise ShaderError(f"shaders {shader_dir / name}.vert/.frag failed to link:\n{log_text.strip()}")
+    return int(program)
+
+
+class _Stream:
+    """A vertex array + buffer re-filled every frame with one upload."""
+
+    def __init__(self) -> None:
+        self.vao = int(GL.glGenVertexArrays(1))
+        self.vbo = int(GL.glGenBuffers(1))
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        stride = VERTEX_FLOATS * 4
+        for location, offset, size in ((0, 0, 2), (1, 8, 2), (2, 16, 4)):
+            GL.glEnableVertexAttribArray(location)
+            GL.glVertexAttribPointer(
+                location, size, GL.GL_FLOAT, GL.GL_FALSE, stride, ctypes.c_void_p(offset)
+            )
+        GL.glBindVertexArray(0)
+
+    def upload(self, vertices: np.ndarray) -> None:
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        GL.glBufferData(
+            GL.GL_ARRAY_BUFFER, vertices.nbytes, np.ascontiguousarray(vertices), GL.GL_STREAM_DRAW
+        )
+
+
+def _texture(image: np.ndarray, repeat: bool) -> int:
+    """A single-channel float or byte image as a GL_R8 texture."""
+    texture = int(GL.glGenTextures(1))
+    GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
+    GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
+    data = image if image.dtype == np.uint8 else np.clip(image * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    height, width = data.shape
+    GL.glTexImage2D(
+        GL.GL_TEXTURE_2D,
+        0,
+        GL.GL_R8,
+        width,
+        height,
+        0,
+        GL.GL_RED,
+        GL.GL_UNSIGNED_BYTE,
+        np.ascontiguousarray(data),
+    )
+    wrap = GL.GL_REPEAT if repeat else GL.GL_CLAMP_TO_EDGE
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, wrap)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, wrap)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+    return texture
+
+
+class Renderer:
+    """Owns the programs, buffers and textures; draws a frame with a constant number of calls.
+
+    ``draw_calls`` is the number of draw calls of the last frame (at most 4).
+    """
+
+    def __init__(self, text_scale: int = 1, shader_dir: Path = SHADER_DIR) -> None:
+        self.programs = {name: load_program(name, shader_dir) for name in ("fill", "line", "text")}
+        self._uniform = {
+            (name, u): GL.glGetUniformLocation(program, u)
+            for name, program in self.programs.items()
+            for u in ("transform", "noise", "point_size", "viewport", "atlas")
+        }
+        self.streams = {kind: _Stream() for kind in ("fill", "line", "point", "text")}
+        self.noise_texture = _texture(noise_texture(), repeat=True)
+        self.text_scale = max(int(text_scale), 1)
+        self.atlas = GlyphAtlas(BASE_FONT_PX * self.text_scale)
+        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.text = TextBatch(self.atlas)
+        self.overlay = LineBatch()
+        self.draw_calls = 0
+
+    def set_text_scale(self, scale: int) -> None:
+        """HiDPI scale (framebuffer pixels per window pixel) for points and the default font."""
+        self.text_scale = max(int(scale), 1)
+
+    def set_font_size(self, pixel_size: int) -> None:
+        """Rebuild the glyph atlas at ``pixel_size`` (only when it changes: on resize)."""
+        pixel_size = max(int(pixel_size), 1)
+        if pixel_size == self.atlas.pixel_size:
+            return
+        self.atlas = GlyphAtlas(pixel_size)
+        GL.glDeleteTextures([self.atlas_texture])
+        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.text = TextBatch(self.atlas)
+
+    def draw(
+        self,
+        framebuffer: int,
+        width: int,
+        height: int,
+        camera: Camera,
+        fills: np.ndarray,
+        lines: np.ndarray,
+        points: np.ndarray,
+        text: np.ndarray,
+    ) -> None:
+        """Clear and draw one frame into ``framebuffer`` of ``width`` x ``height`` pixels."""
+        self.draw_calls = 0
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, framebuffer)
+        if width <= 0 or height <= 0:
+            return  # minimised: nothing to draw into
+        GL.glViewport(0, 0, width, height)
+        GL.glClearColor(*BACKGROUND, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+        GL.glEnable(GL.GL_BLEND)
+        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
+        transform = camera.matrix()
+
+        if len(fills):
+            program = self.programs["fill"]
+            GL.glUseProgram(program)
+            GL.glUniformMatrix4fv(self._uniform["fill", "transform"], 1, GL.GL_TRUE, transform)
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.noise_texture)
+            GL.glUniform1i(self._uniform["fill", "noise"], 0)
+            self._draw("fill", fills, GL.GL_TRIANGLES)
+        if len(lines) or len(points):
+            GL.glUseProgram(self.programs["line"])
+            GL.glUniformMatrix4fv(self._uniform["line", "transform"], 1, GL.GL_TRUE, transform)
+            GL.glUniform1f(self._uniform["line", "point_size"], POINT_SIZE_PX * self.text_scale)
+            if len(lines):
+                self._draw("line", lines, GL.GL_LINES)
+            if len(points):
+                self._draw("point", points, GL.GL_POINTS)
+        if len(text):
+            GL.glUseProgram(self.programs["text"])
+            GL.glUniform2f(self._uniform["text", "viewport"], float(width), float(height))
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.atlas_texture)
+            GL.glUniform1i(self._uniform["text", "atlas"], 0)
+            self._draw("text", text, GL.GL_TRIANGLES)
+        GL.glBindVertexArray(0)
+
+    def _draw(self, kind: str, vertices: np.ndarray, mode: int) -> None:
+        stream = self.streams[kind]
+        stream.upload(vertices)
+        GL.glDrawArrays(mode, 0, len(vertices))
+        self.draw_calls += 1

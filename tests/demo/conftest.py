@@ -1,0 +1,82 @@
+"""Fixtures for the program's tests.
+
+``gl`` is one offscreen OpenGL context for the whole session (EGL surfaceless, else OSMesa).
+Without one the GL tests skip, unless POLYCOLLY_REQUIRE_GL is set (CI sets it): then they fail.
+Nothing here imports OpenGL before the context module has chosen PyOpenGL's platform.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+
+def _require_gl() -> bool:
+    return os.environ.get("POLYCOLLY_REQUIRE_GL", "") not in ("", "0")
+
+
+@pytest.fixture(scope="session")
+def gl() -> Iterator[Any]:
+    from demo.context import ContextError, open_offscreen
+
+    try:
+        ctx = open_offscreen(320, 240)
+    except ContextError as exc:
+        if _require_gl():
+            pytest.fail(f"POLYCOLLY_REQUIRE_GL is set but no offscreen OpenGL context: {exc}")
+        pytest.skip(f"no offscreen OpenGL context: {exc}")
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture()
+def ctx(gl: Any) -> Iterator[Any]:
+    """The session context, reset to 320 x 240 for each test."""
+    gl.resize(320, 240)
+    yield gl
+
+
+def simple_scene(
+    bodies: list[tuple],
+    gravity: tuple[float, float] = (0.0, 0.0),
+    solver: str = "iterative",
+    turret: tuple[float, float] = (50.0, 5.0),
+) -> Any:
+    """A Scene over the view (0, 0, 100, 100) with the given bodies.
+
+    ``bodies``: (Polygon, position, static) triples.
+    """
+    from collision import World
+    from demo.scenes import Scene
+
+    world = World(gravity=gravity, solver=solver)
+    for shape, position, static in bodies:
+        world.add_body(shape, position, static=static)
+    return Scene(
+        "test",
+        world,
+        view=(0.0, 0.0, 100.0, 100.0),
+        bounds=(0.0, 0.0, 100.0, 100.0),
+        seed=0,
+        bodies=world.body_count,
+        turret=turret,
+    )
+
+
+@pytest.fixture()
+def make_app(ctx: Any, tmp_path: Any) -> Any:
+    """Build an App on the offscreen context, on a given Scene (or the rigid scene)."""
+    import io
+
+    def make(scene: Any = None, **kwargs: Any) -> Any:
+        from demo.app import App
+
+        app = App(ctx, screenshot_dir=tmp_path, out=io.StringIO(), **kwargs)
+        if scene is not None:
+            app.use_scene(scene)
+        return app
+
+    return make

@@ -1,0 +1,174 @@
+"""Real frames drawn offscreen and read back: colours, text, motion, resizing, draw calls."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from collision import Polygon
+from tests.demo.conftest import simple_scene
+
+BACKGROUND = np.array([0.2, 0.2, 0.2])
+NOISE_MIN = 0.6  # demo.render.NOISE_MIN: the darkest the noise texture modulates a fill
+
+
+def _fill_range(rgb: tuple[float, float, float], alpha: float = 0.5) -> tuple[np.ndarray, np.ndarray]:
+    """Pixel range (0..255) of a translucent noise-modulated fill over the background."""
+    rgb_a = np.array(rgb)
+    lo = (NOISE_MIN * rgb_a * alpha + BACKGROUND * (1 - alpha)) * 255
+    hi = (rgb_a * alpha + BACKGROUND * (1 - alpha)) * 255
+    return lo - 2, hi + 2
+
+
+def _pixel(image: np.ndarray, app: Any, point: tuple[float, float]) -> np.ndarray:
+    x, y = app.camera.world_to_screen(np.array(point, dtype=float))
+    return image[int(y), int(x)].astype(float)
+
+
+def _draw_after_fade(app: Any) -> np.ndarray:
+    """Draw 40 frames (the overlay text fades in 32) and read the last one back."""
+    for _ in range(40):
+        app.frame(1 / 60)
+    return app.ctx.read_pixels()
+
+
+def _two_box_scene() -> Any:
+    return simple_scene(
+        [
+            (Polygon.box(20, 20), (30.0, 50.0), True),
+            (Polygon.box(20, 20), (70.0, 50.0), False),
+        ]
+    )
+
+
+def test_background_and_fill_colours(make_app: Any) -> None:
+    app = make_app(_two_box_scene())
+    image = _draw_after_fade(app)
+    assert image.shape == (240, 320, 3)
+    assert np.array_equal(image[3, 160], [51, 51, 51])  # (0.2, 0.2, 0.2) where nothing is
+    assert np.array_equal(_pixel(image, app, (50.0, 50.0)), [51, 51, 51])
+    lo, hi = _fill_range((0.5, 0.5, 1.0))  # static: 0x808080FF at 50%
+    static = _pixel(image, app, (30.0, 50.0))
+    assert (static >= lo).all() and (static <= hi).all(), static
+    lo, hi = _fill_range((0.5, 1.0, 0.5))  # moving: 0x8080FF80 at 50%
+    moving = _pixel(image, app, (70.0, 50.0))
+    assert (moving >= lo).all() and (moving <= hi).all(), moving
+
+
+def test_fill_is_textured_with_noise(make_app: Any) -> None:
+    app = make_app(simple_scene([(Polygon.box(80, 80), (50.0, 50.0), True)]))
+    image = _draw_after_fade(app)
+    x0, y0 = app.camera.world_to_screen(np.array([20.0, 80.0])).astype(int)
+    x1, y1 = app.camera.world_to_screen(np.array([80.0, 20.0])).astype(int)
+    blue = image[y0:y1, x0:x1, 2].astype(float)
+    assert blue.std() > 2.0  # not a flat colour
+    assert blue.max() - blue.min() < 0.5 * (1 - NOISE_MIN) * 255 + 4
+
+
+def test_outlines_are_opaque(make_app: Any) -> None:
+    app = make_app(simple_scene([(Polygon.box(40, 40), (50.0, 50.0), False)]))
+    image = _draw_after_fade(app)
+    x, y = app.camera.world_to_screen(np.array([30.0, 50.0])).astype(int)  # the left edge
+    column = image[y, x - 1 : x + 2].astype(int)
+    assert any(np.abs(c - [0, 160, 0]).max() <= 3 for c in column), column  # 0xFF00A000
+
+
+def _white_pixels(image: np.ndarray) -> int:
+    """Bright white text pixels in the help column (right half, below the heads-up line)."""
+    height, width, _ = image.shape
+    region = image[int(0.1 * height) : int(0.85 * height), width // 2 :]
+    return int(np.count_nonzero((region > 200).all(axis=2)))
+
+
+def test_text_while_paused_and_gone_after_the_fade(make_app: Any) -> None:
+    app = make_app(_two_box_scene())
+    app.ctx.resize(640, 480)
+    app.press("P")
+    app.frame(1 / 60)
+    assert app.paused
+    assert _white_pixels(app.ctx.read_pixels()) > 200
+    for _ in range(10):  # paused: the overlay is held
+        app.frame(1 / 60)
+    assert _white_pixels(app.ctx.read_pixels()) > 200
+    app.press("P")
+    for _ in range(40):  # 255 / 8 frames: the original's fade
+        app.frame(1 / 60)
+    assert _white_pixels(app.ctx.read_pixels()) == 0
+    app.press("H")
+    app.frame(1 / 60)
+    assert _white_pixels(app.ctx.read_pixels()) > 200
+
+
+def test_picture_changes_after_steps(make_app: Any) -> None:
+    app = make_app()
+    app.frame(1 / 60)
+    before = app.ctx.read_pixels()
+    for _ in range(30):
+        app.frame(1 / 60)
+    after = app.ctx.read_pixels()
+    arena = (slice(20, 220), slice(60, 260))
+    changed = np.count_nonzero(np.any(before[arena] != after[arena], axis=2))
+    assert changed > 100
+
+
+def test_resize_changes_the_viewport(make_app: Any) -> None:
+    # A static bar over world x in [0, 10]: where it lands tells the viewport and camera.
+    app = make_app(simple_scene([(Polygon.box(10, 100), (5.0, 50.0), True)]))
+    app.ctx.resize(400, 200)  # 2 px per unit, world x from -50: the bar covers pixels 100..120
+    image = _draw_after_fade(app)
+    assert image.shape == (200, 400, 3)
+    row = image[100]
+    assert (row[104:117, 2] > 90).all() and (row[104:117, 0] < 95).all()
+    assert np.array_equal(row[90], [51, 51, 51]) and np.array_equal(row[130], [51, 51, 51])
+    app.ctx.resize(200, 400)  # 2 px per unit, world x from 0: the bar covers pixels 0..20
+    app.frame(1 / 60)
+    image = app.ctx.read_pixels()
+    assert image.shape == (400, 200, 3)
+    row = image[200]
+    assert (row[4:17, 2] > 90).all()
+    assert np.array_equal(row[30], [51, 51, 51])
+
+
+def test_zero_size_framebuffer_draws_nothing_and_does_not_crash(make_app: Any) -> None:
+    app = make_app()
+    app.ctx.resize(0, 0)  # the offscreen context keeps 1 x 1; the app sees no area to draw
+    app.frame(1 / 60)
+    app.ctx.resize(320, 240)
+    app.frame(1 / 60)
+    assert app.renderer.draw_calls > 0
+
+
+@pytest.mark.parametrize("bodies", [20, 400])
+def test_draw_calls_do_not_grow_with_bodies(make_app: Any, bodies: int) -> None:
+    app = make_app(bodies=bodies)
+    for toggle in ("C", "N", "B", "V"):
+        app.press(toggle)
+    app.cursor(200, 100)
+    app.key("X", True)
+    for _ in range(5):
+        app.frame(1 / 60)
+    assert app.renderer.draw_calls == 4  # fills, lines, points, text
+
+
+def test_shader_error_names_the_file_and_has_the_log(ctx: Any, tmp_path: Any) -> None:
+    from demo.render import ShaderError, load_program
+
+    (tmp_path / "broken.vert").write_text("#version 330 core\nvoid main() { gl_Position = oops; }\n")
+    (tmp_path / "broken.frag").write_text("#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1); }\n")
+    with pytest.raises(ShaderError) as info:
+        load_program("broken", tmp_path)
+    message = str(info.value)
+    assert "broken.vert" in message and "oops" in message
+
+
+def test_f2_saves_the_frame_as_png(make_app: Any, tmp_path: Any) -> None:
+    from PIL import Image
+
+    app = make_app(_two_box_scene())
+    app.press("F2")
+    app.frame(1 / 60)
+    assert len(app.screenshots) == 1
+    saved = np.asarray(Image.open(app.screenshots[0]).convert("RGB"))
+    assert np.array_equal(saved, app.ctx.read_pixels())
