@@ -203,9 +203,13 @@ def manifold_kernel(
 
     reference_is_b = kb >= 2 and (ka < 2 or sep_b > sep_a + MANIFOLD_AXIS_TOLERANCE)
     if reference_is_b:
-        count, nx, ny = _clip_manifold(b, bn, kb, edge_b, sep_b, a, an, ka, speculative, point_b, point_a, separation, key, 1)
+        count, nx, ny = _clip_manifold(
+            b, bn, kb, edge_b, sep_b, a, an, ka, speculative, point_b, point_a, separation, key, 1
+        )
         return count, nx, ny
-    count, nx, ny = _clip_manifold(a, an, ka, edge_a, sep_a, b, bn, kb, speculative, point_a, point_b, separation, key, 0)
+    count, nx, ny = _clip_manifold(
+        a, an, ka, edge_a, sep_a, b, bn, kb, speculative, point_a, point_b, separation, key, 0
+    )
     return count, -nx, -ny
 
 
@@ -316,7 +320,9 @@ def _clip_manifold(
     u_hi = 1.0
     if ks == 1 or abs(d2 - d1) < MANIFOLD_DEGENERATE_LENGTH:
         if (d1 < 0.0 or d1 > length) and face_sep > 0.0:
-            return _clip_fallback(r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b)
+            return _clip_fallback(
+                r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b
+            )
         if ks == 1:
             u_hi = 0.0
     else:
@@ -326,7 +332,9 @@ def _clip_manifold(
         u_hi = min(1.0, max(ua, ub))
         if u_lo > u_hi:
             if face_sep > 0.0:
-                return _clip_fallback(r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b)
+                return _clip_fallback(
+                    r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b
+                )
             # Overlapping yet outside the side planes (degenerate slivers): keep the end
             # of the incident edge nearest the reference face.
             u_lo = u_hi = 0.0 if abs(d1 - 0.5 * length) < abs(d2 - 0.5 * length) else 1.0
@@ -425,7 +433,9 @@ def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
     nb = np.zeros_like(vb)
     edge_normals(va, va.shape[0], na)
     edge_normals(vb, vb.shape[0], nb)
-    count, nx, ny = manifold_kernel(va, na, va.shape[0], vb, nb, vb.shape[0], spec, point_a, point_b, separation, key)
+    count, nx, ny = manifold_kernel(
+        va, na, va.shape[0], vb, nb, vb.shape[0], spec, point_a, point_b, separation, key
+    )
     return Manifold(
         normal=np.array([nx, ny]),
         point_a=point_a[:count].copy(),

