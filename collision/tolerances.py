@@ -104,7 +104,7 @@ STATIC_CONTACT_HERTZ_SCALE = 2.0
 #: as already carried: its spring only answers for the change in load, so loaded stacks
 #: sink less than a plain soft contact lets them. 1 would be an integral controller and
 #: rings; 0 is Box2D v3's plain soft contact.
-CONTACT_LOAD_MEMORY = 0.5
+CONTACT_LOAD_MEMORY = 0.3
 
 #: Largest difference (dimensionless) between 1 and the length of a hit's normal passed to
 #: ``contact_points``: a normal further from unit length was not made by ``sweep``.
