@@ -29,6 +29,7 @@ import numpy as np
 from numba import njit
 
 from collision.shapes import check_vertices
+from collision.tolerances import MAX_COORDINATE
 
 # -------------------------------------------------------------------------------------------
 # Compiled steps. Each returns the interval of the cast's *line* parameter t that lies in the
@@ -404,6 +405,8 @@ def _check_point(value: Any, name: str) -> np.ndarray:
         raise ValueError(f"{name}: must have shape (2,), got {p.shape}")
     if not np.isfinite(p).all():
         raise ValueError(f"{name} = ({p[0]:g}, {p[1]:g}): is not finite")
+    if np.abs(p).max() > MAX_COORDINATE:
+        raise ValueError(f"{name} = ({p[0]:g}, {p[1]:g}): is beyond MAX_COORDINATE = {MAX_COORDINATE:g}")
     return p
 
 

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from collision.tolerances import AREA_RELATIVE_EPSILON, CONVEXITY_RELATIVE_EPSILON
+from collision.tolerances import AREA_RELATIVE_EPSILON, CONVEXITY_RELATIVE_EPSILON, MAX_COORDINATE
 
 MAX_VERTICES = 16
 
@@ -71,6 +71,13 @@ def _as_point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray
     if not np.isfinite(points).all():
         i = int(np.argmin(np.isfinite(points).all(axis=1)))
         raise GeometryError(f"{name}[{i}] = {_fmt(points[i])}: is not finite")
+    too_far = np.abs(points).max(axis=1) > MAX_COORDINATE
+    if too_far.any():
+        i = int(np.argmax(too_far))
+        raise GeometryError(
+            f"{name}[{i}] = {_fmt(points[i])}: is farther than MAX_COORDINATE = {MAX_COORDINATE:g}"
+            " from the origin"
+        )
     return points  # a new C-contiguous copy (np.array copies)
 
 
@@ -295,6 +302,15 @@ def _check_count(value: Any, name: str, lo: int, hi: int) -> int:
     return n
 
 
+def _factory_result(cls: type[Polygon], points: np.ndarray, args: str) -> Polygon:
+    """``cls(points)``, but a refusal names the factory's arguments, not its internal vertices
+    (e.g. ``Polygon.box(1e-300, 1e-300)``: the corners round to a zero-area outline)."""
+    try:
+        return cls(points)
+    except GeometryError as exc:
+        raise GeometryError(f"{args}: the shape they make is not usable ({exc})") from None
+
+
 # ---------------------------------------------------------------------------------------------
 # Polygon
 # ---------------------------------------------------------------------------------------------
@@ -464,7 +480,8 @@ class Polygon:
         """A ``w`` x ``h`` axis-aligned box centred on the origin, CCW from ``(-w/2, -h/2)``."""
         hw = 0.5 * _check_length(w, "w")
         hh = 0.5 * _check_length(h, "h")
-        return cls([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+        corners = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
+        return _factory_result(cls, corners, f"w = {w!r}, h = {h!r}")
 
     @classmethod
     def regular(cls, n: int, r: float) -> Polygon:
@@ -472,7 +489,7 @@ class Polygon:
         n = _check_count(n, "n", 3, MAX_VERTICES)
         r = _check_length(r, "r")
         angles = -0.5 * math.pi + (2.0 * np.arange(n) - 1.0) * math.pi / n
-        return cls(np.column_stack([r * np.cos(angles), r * np.sin(angles)]))
+        return _factory_result(cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {r!r}")
 
     @classmethod
     def blob(cls, n: int, rx: float, ry: float) -> Polygon:
@@ -487,10 +504,11 @@ class Polygon:
             return cls([[0.0, 0.0]])
         ry = _check_length(ry, "ry")
         if n == 2:
-            return cls([[0.0, -ry], [0.0, ry]])
+            return _factory_result(cls, np.array([[0.0, -ry], [0.0, ry]]), f"ry = {ry!r}")
         rx = _check_length(rx, "rx")
         angles = (2.0 * np.arange(n) + 3.0) * math.pi / n
-        return cls(np.column_stack([rx * np.cos(angles), ry * np.sin(angles)]))
+        outline = np.column_stack([rx * np.cos(angles), ry * np.sin(angles)])
+        return _factory_result(cls, outline, f"rx = {rx!r}, ry = {ry!r}")
 
     @classmethod
     def hull(cls, points: Any) -> Polygon:
@@ -505,7 +523,16 @@ class Polygon:
             raise GeometryError(
                 f"points: their convex hull has {len(hull)} vertices, more than MAX_VERTICES = {MAX_VERTICES}"
             )
-        return cls(hull)
+        try:
+            return cls(hull)
+        except GeometryError:
+            if len(hull) < 3:
+                raise
+        # Numerically flat (e.g. one far point and a tiny cluster): the hull is, to rounding,
+        # the segment between its two farthest vertices.
+        gaps = np.sum((hull[:, None, :] - hull[None, :, :]) ** 2, axis=2)
+        i, j = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
+        return cls(hull[[min(i, j), max(i, j)]])
 
 
 def _left_turn(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
@@ -513,7 +540,10 @@ def _left_turn(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     ax, ay = a[0] - o[0], a[1] - o[1]
     bx, by = b[0] - a[0], b[1] - a[1]
     tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
-    return _cross(ax, ay, bx, by) > tol
+    cross = _cross(ax, ay, bx, by)
+    # A spike (a turning back by nearly pi, e.g. one far point above a tiny cluster) is within
+    # the tolerance too, but its tip is an extreme point: keep it when it turns left at all.
+    return cross > tol or (cross > 0.0 and ax * bx + ay * by < 0.0)
 
 
 def convex_hull(points: np.ndarray) -> np.ndarray:

@@ -133,3 +133,19 @@ MAX_DENSITY = 1e12
 #: Largest time step (s) World.step accepts: a step of MAX_SPEED moves a body at most
 #: MAX_COORDINATE.
 MAX_TIME_STEP = 1e3
+
+#: How far (a factor, dimensionless) past the input limits (MAX_COORDINATE, MAX_SPEED,
+#: MAX_ANGULAR_SPEED) World.step still accepts the live state: gravity and collisions may carry
+#: a body a little past them, and refusing then would stop the world for good; only values far
+#: beyond (written into the live arrays by the user) would overflow, and are refused.
+STATE_LIMIT_FACTOR = 1e3
+
+#: Distance (units) within which a contact point whose features changed (a deep overlap can
+#: swap the reference face between steps) still inherits last step's point of the same pair:
+#: its load must not vanish for a step, or the bodies it carries drop and bounce.
+WARM_START_MATCH_DISTANCE = 0.1
+
+#: Cosine (dimensionless; 0.98 is about 11 degrees) of the largest angle between a renamed
+#: contact point's normal and last step's for it to inherit that point's impulses (see
+#: WARM_START_MATCH_DISTANCE): an impulse carried to another direction pushes the wrong way.
+WARM_START_MATCH_COSINE = 0.98

@@ -35,6 +35,7 @@ from collision.tolerances import (
     MAX_SPEED,
     MAX_TIME_STEP,
     QUERY_PICK_RADIUS,
+    STATE_LIMIT_FACTOR,
 )
 
 #: Contact states (``Contacts.state``).
@@ -112,6 +113,38 @@ class Contacts:
         return int(self.body_a.shape[0])
 
     @classmethod
+    def _trusted(
+        cls,
+        body_a: np.ndarray,
+        body_b: np.ndarray,
+        point_a: np.ndarray,
+        point_b: np.ndarray,
+        normal: np.ndarray,
+        separation: np.ndarray,
+        toi: np.ndarray,
+        normal_impulse: np.ndarray,
+        tangent_impulse: np.ndarray,
+        state: np.ndarray,
+    ) -> Contacts:
+        """Contacts over arrays a solver has just made, already read-only and with the
+        dtypes and shapes above: no copying or checking (a large share of a small world's
+        step). For solvers only; everyone else uses the checked constructor."""
+        view = cls.__new__(cls)
+        view.__dict__.update(
+            body_a=body_a,
+            body_b=body_b,
+            point_a=point_a,
+            point_b=point_b,
+            normal=normal,
+            separation=separation,
+            toi=toi,
+            normal_impulse=normal_impulse,
+            tangent_impulse=tangent_impulse,
+            state=state,
+        )
+        return view
+
+    @classmethod
     def empty(cls) -> Contacts:
         """No contacts."""
         z = np.zeros(0)
@@ -150,9 +183,16 @@ def integrate_forces(
     gy: float,
     dt: float,
 ) -> None:
-    """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared."""
+    """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared.
+
+    Static bodies get zero velocity: they never move, whatever was written into their rows.
+    """
     for i in range(velocity.shape[0]):
-        if not static[i] and not sleeping[i]:
+        if static[i]:
+            velocity[i, 0] = 0.0
+            velocity[i, 1] = 0.0
+            angular_velocity[i] = 0.0
+        elif not sleeping[i]:
             velocity[i, 0] += (gx + force[i, 0] * inv_mass[i]) * dt
             velocity[i, 1] += (gy + force[i, 1] * inv_mass[i]) * dt
             angular_velocity[i] += torque[i] * inv_inertia[i] * dt
@@ -165,6 +205,43 @@ def integrate_forces(
 def wrap_angle(a: float) -> float:
     """``a`` wrapped to [-pi, pi)."""
     return (a + math.pi) % (2.0 * math.pi) - math.pi
+
+
+@njit(cache=True)
+def state_in_range(
+    position: np.ndarray,
+    angle: np.ndarray,
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    max_coordinate: float,
+    max_speed: float,
+    max_angular_speed: float,
+) -> bool:
+    """True when every position and angle is finite and at most ``max_coordinate`` in size,
+    every speed at most ``max_speed`` and every angular speed at most ``max_angular_speed``.
+
+    One pass without temporaries (the step's own check, every step); ``World._check_state``
+    then says which entry is wrong.
+    """
+    for i in range(position.shape[0]):
+        # Written as "not (x <= limit)" so NaN fails too.
+        if not (math.hypot(position[i, 0], position[i, 1]) <= max_coordinate):
+            return False
+        if not (abs(angle[i]) <= max_coordinate):
+            return False
+        if not (math.hypot(velocity[i, 0], velocity[i, 1]) <= max_speed):
+            return False
+        if not (abs(angular_velocity[i]) <= max_angular_speed):
+            return False
+    return True
+
+
+@njit(cache=True)
+def wrap_angles(angle: np.ndarray) -> None:
+    """Angles outside [-pi, pi) wrapped into it; angles inside are left bit-identical."""
+    for i in range(angle.shape[0]):
+        if angle[i] < -math.pi or angle[i] >= math.pi:
+            angle[i] = wrap_angle(angle[i])
 
 
 @njit(cache=True)
@@ -677,10 +754,10 @@ class World:
     def _check_state(self) -> None:
         # The state arrays are writable by the user: check them as inputs of the step.
         limits = {
-            "position": MAX_COORDINATE,
-            "angle": MAX_COORDINATE,
-            "velocity": MAX_SPEED,
-            "angular_velocity": MAX_ANGULAR_SPEED,
+            "position": STATE_LIMIT_FACTOR * MAX_COORDINATE,
+            "angle": STATE_LIMIT_FACTOR * MAX_COORDINATE,
+            "velocity": STATE_LIMIT_FACTOR * MAX_SPEED,
+            "angular_velocity": STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
         }
         for name, limit in limits.items():
             a = getattr(self, "_" + name)
@@ -694,7 +771,19 @@ class World:
         h = _scalar(dt, "dt", maximum=MAX_TIME_STEP)
         if h <= 0.0:
             raise ValueError(f"dt = {dt!r}: must be > 0")
-        self._check_state()
+        if not state_in_range(
+            self._position,
+            self._angle,
+            self._velocity,
+            self._angular_velocity,
+            STATE_LIMIT_FACTOR * MAX_COORDINATE,
+            STATE_LIMIT_FACTOR * MAX_SPEED,
+            STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
+        ):
+            self._check_state()  # raises, naming the first entry out of range
+        # Angles written into the live array may lie outside [-pi, pi); the solvers wrap only the
+        # bodies they move, so wrap the others here (in-range angles are left bit-identical).
+        wrap_angles(self._angle)
         solver = self._solver_object()
         g = self._gravity
         integrate_forces(
@@ -710,9 +799,6 @@ class World:
             float(g[1]),
             h,
         )
-        # Static bodies never move, whatever was written into their velocity rows.
-        self._velocity[self._static] = 0.0
-        self._angular_velocity[self._static] = 0.0
         self.contacts = solver.step(self, h)
         self.time += h
         self.step_count += 1
