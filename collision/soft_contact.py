@@ -1,0 +1,436 @@
+"""The soft step: sequential impulses over substeps, with push-out and relax passes.
+
+Box2D v3's "soft step", on packed rows (one per body, per point, per manifold, see the B_*,
+P_*, M_* columns) so the hot loops touch a handful of arrays:
+
+per substep: one substep of gravity; warm start (every point's accumulated impulses);
+``velocity_iterations`` passes with the soft push-out spring (``contact_hertz``,
+``damping_ratio``, at most ``max_push`` m/s); positions <- velocities; ``relax_iterations``
+passes without the spring, so the push-out velocity does not stay in the bodies.
+
+A speculative point of separation s > 0 only stops approach faster than s / h, so nothing
+tunnels. Friction is clamped to mu times the point's normal impulse; two-point manifolds are
+solved as a 2 x 2 block (Box2D 2.4) when well conditioned.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+# Columns of the packed rows the substep loop works on.
+B_VX, B_VY, B_W, B_IM, B_II, B_DX, B_DY, B_DA = range(8)  # body: velocity, inverse mass, travel
+BODY_COLUMNS = 8
+P_RNA, P_RNB, P_RTA, P_RTB, P_NMASS, P_TMASS, P_MU, P_SEP, P_NI, P_TI, P_MAXNI, P_REF = range(12)
+POINT_COLUMNS = 12  # point: arms x normal / tangent, masses, friction, separation, impulses
+M_NX, M_NY, M_K11, M_K12, M_K22, M_I11, M_I12, M_I22, M_OK, M_ROW = range(10)
+MANIFOLD_COLUMNS = 10  # manifold: normal, 2 x 2 mass and inverse, block usable, softness row
+
+#: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
+SOLVE_STREAMS = 2
+
+
+@njit(cache=True)
+def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
+    """Soft constraint coefficients (bias rate 1/s, mass scale, impulse scale) for step h."""
+    if hertz == 0.0:
+        return 0.0, 1.0, 0.0
+    omega = 2.0 * math.pi * hertz
+    a1 = 2.0 * zeta + h * omega
+    a2 = h * omega * a1
+    a3 = 1.0 / (1.0 + a2)
+    return omega / a1, a2 * a3, a3
+
+
+@njit(cache=True, inline="always")
+def _row(
+    s: float,
+    inv_h: float,
+    use_bias: bool,
+    bias_rate: float,
+    mass_scale: float,
+    impulse_scale: float,
+    max_push: float,
+) -> tuple[float, float, float]:
+    """Velocity bias, mass scale, impulse scale of a normal row with separation s."""
+    if s > 0.0:
+        # Speculative: approach may close the gap within the step, no faster.
+        return s * inv_h, 1.0, 0.0
+    if use_bias:
+        return max(bias_rate * s, -max_push), mass_scale, impulse_scale
+    return 0.0, 1.0, 0.0
+
+
+@njit(cache=True)
+def _solve(
+    body: np.ndarray,
+    point: np.ndarray,
+    manifold: np.ndarray,
+    link: np.ndarray,
+    order: np.ndarray,
+    softness: np.ndarray,
+    inv_h: float,
+    use_bias: bool,
+    moved: bool,
+    max_push: float,
+) -> None:
+    """One pass of sequential impulses over every manifold (packed rows, see B_*, P_*, M_*).
+
+    ``softness (2, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
+    between two moving bodies (row 0) and against a body that does not move (row 1).
+    ``use_bias``: push overlaps apart (solve) or not (relax); ``moved``: bodies have moved
+    since the start of the step, so separations are brought up to date.
+    """
+    for gg in range(order.shape[0]):
+        g = order[gg]
+        a = link[g, 0]
+        b = link[g, 1]
+        first = link[g, 2]
+        last = link[g, 3]
+        nx = manifold[g, M_NX]
+        ny = manifold[g, M_NY]
+        tx = -ny
+        ty = nx
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        vax = body[a, B_VX]
+        vay = body[a, B_VY]
+        wa = body[a, B_W]
+        vbx = body[b, B_VX]
+        vby = body[b, B_VY]
+        wb = body[b, B_W]
+        row = int(manifold[g, M_ROW])
+        bias_rate = softness[row, 0]
+        mass_scale = softness[row, 1]
+        impulse_scale = softness[row, 2]
+        dn = 0.0
+        dta = 0.0
+        dtb = 0.0
+        if moved:
+            dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
+            dta = body[a, B_DA]
+            dtb = body[b, B_DA]
+
+        # Friction first: non-penetration has the last word.
+        for k in range(first, last):
+            rta = point[k, P_RTA]
+            rtb = point[k, P_RTB]
+            vt = (vax - vbx) * tx + (vay - vby) * ty + wa * rta - wb * rtb
+            limit = point[k, P_MU] * point[k, P_NI]
+            old = point[k, P_TI]
+            new = old - point[k, P_TMASS] * vt
+            if new > limit:
+                new = limit
+            elif new < -limit:
+                new = -limit
+            point[k, P_TI] = new
+            d = new - old
+            vax += ima * d * tx
+            vay += ima * d * ty
+            wa += iia * d * rta
+            vbx -= imb * d * tx
+            vby -= imb * d * ty
+            wb -= iib * d * rtb
+
+        if last - first == 2 and manifold[g, M_OK] != 0.0:
+            # Both points at once (Box2D 2.4's block solver on the soft rows): sequential
+            # impulses on two points of one face converge slowly and spin the body.
+            k0 = first
+            k1 = first + 1
+            rna0 = point[k0, P_RNA]
+            rnb0 = point[k0, P_RNB]
+            rna1 = point[k1, P_RNA]
+            rnb1 = point[k1, P_RNB]
+            # Separation now, to first order in the rotation (the same linearisation as the
+            # velocity rows): start-of-step separation plus the anchors' travel.
+            s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
+            s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
+            bias0, ms0, is0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+            bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+            vn0 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna0 - wb * rnb0
+            vn1 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna1 - wb * rnb1
+            l0 = point[k0, P_NI]
+            l1 = point[k1, P_NI]
+            k11 = manifold[g, M_K11]
+            k12 = manifold[g, M_K12]
+            k22 = manifold[g, M_K22]
+            # Rows scaled by their mass scale: w_i * ms_i = (K x)_i + c_i, with K symmetric.
+            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1 + is0 * k11 * (l0 - point[k0, P_REF])
+            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1 + is1 * k22 * (l1 - point[k1, P_REF])
+            # Solve w = K x + c, x >= 0, w >= 0, x w = 0 by trying each active set.
+            x0 = -(manifold[g, M_I11] * c0 + manifold[g, M_I12] * c1)
+            x1 = -(manifold[g, M_I12] * c0 + manifold[g, M_I22] * c1)
+            if not (x0 >= 0.0 and x1 >= 0.0):
+                x0 = -c0 * point[k0, P_NMASS]
+                x1 = 0.0
+                if not (x0 >= 0.0 and k12 * x0 + c1 >= 0.0):
+                    x0 = 0.0
+                    x1 = -c1 * point[k1, P_NMASS]
+                    if not (x1 >= 0.0 and k12 * x1 + c0 >= 0.0):
+                        x0 = 0.0
+                        x1 = 0.0
+                        if not (c0 >= 0.0 and c1 >= 0.0):
+                            # No consistent active set (rare, near-degenerate): keep last.
+                            x0 = l0
+                            x1 = l1
+            point[k0, P_NI] = x0
+            point[k1, P_NI] = x1
+            if x0 > point[k0, P_MAXNI]:
+                point[k0, P_MAXNI] = x0
+            if x1 > point[k1, P_MAXNI]:
+                point[k1, P_MAXNI] = x1
+            d0 = x0 - l0
+            d1 = x1 - l1
+            d = d0 + d1
+            vax += ima * d * nx
+            vay += ima * d * ny
+            wa += iia * (d0 * rna0 + d1 * rna1)
+            vbx -= imb * d * nx
+            vby -= imb * d * ny
+            wb -= iib * (d0 * rnb0 + d1 * rnb1)
+        else:
+            for k in range(first, last):
+                rna = point[k, P_RNA]
+                rnb = point[k, P_RNB]
+                sep = point[k, P_SEP] + dn + dta * rna - dtb * rnb
+                bias, ms, isc = _row(sep, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+                vn = (vax - vbx) * nx + (vay - vby) * ny + wa * rna - wb * rnb
+                old = point[k, P_NI]
+                new = old - point[k, P_NMASS] * ms * (vn + bias) - isc * (old - point[k, P_REF])
+                if new < 0.0:
+                    new = 0.0
+                point[k, P_NI] = new
+                if new > point[k, P_MAXNI]:
+                    point[k, P_MAXNI] = new
+                d = new - old
+                vax += ima * d * nx
+                vay += ima * d * ny
+                wa += iia * d * rna
+                vbx -= imb * d * nx
+                vby -= imb * d * ny
+                wb -= iib * d * rnb
+
+        # Bodies that do not move are not written: a store would chain every contact on the
+        # ground into one long dependency through memory.
+        if ima != 0.0 or iia != 0.0:
+            body[a, B_VX] = vax
+            body[a, B_VY] = vay
+            body[a, B_W] = wa
+        if imb != 0.0 or iib != 0.0:
+            body[b, B_VX] = vbx
+            body[b, B_VY] = vby
+            body[b, B_W] = wb
+
+
+@njit(cache=True)
+def _interleaved_order(count: int, streams: int) -> np.ndarray:
+    """0..count-1 dealt from ``streams`` equal runs in turn (0, c, 2c, .., 1, c+1, ..).
+
+    Manifolds are listed by body index, so neighbours in the list share bodies and their
+    impulses form one long serial chain; taking them from far-apart runs in turn lets the
+    processor overlap independent manifolds. The order is fixed, so results stay exact.
+    """
+    chunk = (count + streams - 1) // streams
+    order = np.empty(count, dtype=np.int64)
+    m = 0
+    for idx in range(chunk):
+        for stream in range(streams):
+            g = stream * chunk + idx
+            if g < count:
+                order[m] = g
+                m += 1
+    return order
+
+
+@njit(cache=True)
+def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray) -> None:
+    """Apply every point's accumulated impulses, manifold by manifold (packed rows)."""
+    for g in range(manifold.shape[0]):
+        a = link[g, 0]
+        b = link[g, 1]
+        nx = manifold[g, M_NX]
+        ny = manifold[g, M_NY]
+        px = 0.0
+        py = 0.0
+        la = 0.0
+        lb = 0.0
+        for k in range(link[g, 2], link[g, 3]):
+            ni = point[k, P_NI]
+            ti = point[k, P_TI]
+            px += ni * nx - ti * ny
+            py += ni * ny + ti * nx
+            la += ni * point[k, P_RNA] + ti * point[k, P_RTA]
+            lb += ni * point[k, P_RNB] + ti * point[k, P_RTB]
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        if ima != 0.0 or iia != 0.0:
+            body[a, B_VX] += ima * px
+            body[a, B_VY] += ima * py
+            body[a, B_W] += iia * la
+        if imb != 0.0 or iib != 0.0:
+            body[b, B_VX] -= imb * px
+            body[b, B_VY] -= imb * py
+            body[b, B_W] -= iib * lb
+
+
+@njit(cache=True)
+def soft_step(
+    position: np.ndarray,
+    angle: np.ndarray,
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    inv_mass_body: np.ndarray,
+    moving: np.ndarray,
+    normal: np.ndarray,
+    separation: np.ndarray,
+    body_a: np.ndarray,
+    body_b: np.ndarray,
+    cross_a: np.ndarray,
+    cross_b: np.ndarray,
+    normal_mass: np.ndarray,
+    tangent_mass: np.ndarray,
+    friction: np.ndarray,
+    normal_impulse: np.ndarray,
+    tangent_impulse: np.ndarray,
+    offsets: np.ndarray,
+    block: np.ndarray,
+    dt: float,
+    gravity_x: float,
+    gravity_y: float,
+    substeps: int,
+    velocity_iterations: int,
+    relax_iterations: int,
+    contact_hertz: float,
+    static_hertz_scale: float,
+    damping_ratio: float,
+    max_push: float,
+    reference_weight: float,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Solve, integrate positions and relax over ``substeps`` substeps of ``dt`` seconds.
+
+    ``inv_mass``, ``inv_inertia (n,)``: zero for bodies that do not move this step;
+    ``inv_mass_body (n,)`` the bodies' own (gravity applies where it and ``moving`` are set).
+    Point arrays as made by collision.contact_store; ``normal_impulse``, ``tangent_impulse
+    (c,)`` hold the warm start on entry and last substep's impulses on return. Moves the
+    moving bodies (angles wrapped to [-pi, pi)). Returns ``(total_normal (c,), total_tangent
+    (c,), max_normal_impulse (c,))``: impulses over the whole step and the largest normal
+    impulse a point gave in any pass (N s).
+    """
+    n = position.shape[0]
+    c = normal_impulse.shape[0]
+    groups = offsets.shape[0] - 1
+    max_normal_impulse = np.zeros(c)
+
+    # The world added a whole step of gravity; give it back one substep at a time so each
+    # substep sees the load it must carry (Box2D v3's soft step).
+    h = dt / substeps
+    inv_hs = 1.0 / h
+    for i in range(n):
+        if moving[i] and inv_mass_body[i] > 0.0:
+            velocity[i, 0] -= gravity_x * dt
+            velocity[i, 1] -= gravity_y * dt
+
+    # Box2D v3.1: contacts against bodies that do not move are twice as stiff (they carry
+    # whole stacks and cannot be shared out by the other body's motion).
+    softness = np.empty((2, 3))
+    hertz = min(contact_hertz, 0.25 * inv_hs)
+    softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, damping_ratio, h)
+    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
+        min(static_hertz_scale * hertz, 0.25 * inv_hs), damping_ratio, h
+    )
+
+    # The substep loop runs on packed copies: one row per body, per point, per manifold, so
+    # the hot loops touch a handful of arrays.
+    body = np.empty((n, BODY_COLUMNS))
+    for i in range(n):
+        body[i, B_VX] = velocity[i, 0]
+        body[i, B_VY] = velocity[i, 1]
+        body[i, B_W] = angular_velocity[i]
+        body[i, B_IM] = inv_mass[i]
+        body[i, B_II] = inv_inertia[i]
+        body[i, B_DX] = 0.0
+        body[i, B_DY] = 0.0
+        body[i, B_DA] = 0.0
+    point = np.empty((c, POINT_COLUMNS))
+    for k in range(c):
+        point[k, P_RNA] = cross_a[k, 0]
+        point[k, P_RNB] = cross_b[k, 0]
+        point[k, P_RTA] = cross_a[k, 1]
+        point[k, P_RTB] = cross_b[k, 1]
+        point[k, P_NMASS] = normal_mass[k]
+        point[k, P_TMASS] = tangent_mass[k]
+        point[k, P_MU] = friction[k]
+        point[k, P_SEP] = separation[k]
+        point[k, P_NI] = normal_impulse[k]
+        point[k, P_TI] = tangent_impulse[k]
+        point[k, P_MAXNI] = 0.0
+        point[k, P_REF] = normal_impulse[k] * reference_weight
+    manifold = np.empty((groups, MANIFOLD_COLUMNS))
+    link = np.empty((groups, 4), dtype=np.int64)
+    for g in range(groups):
+        first = offsets[g]
+        a = body_a[first]
+        b = body_b[first]
+        link[g, 0] = a
+        link[g, 1] = b
+        link[g, 2] = first
+        link[g, 3] = offsets[g + 1]
+        manifold[g, M_NX] = normal[first, 0]
+        manifold[g, M_NY] = normal[first, 1]
+        for j in range(7):
+            manifold[g, M_K11 + j] = block[g, j]
+        manifold[g, M_ROW] = 1.0 if inv_mass[a] == 0.0 or inv_mass[b] == 0.0 else 0.0
+    total_normal = np.zeros(c)
+    total_tangent = np.zeros(c)
+    order = _interleaved_order(groups, SOLVE_STREAMS)
+
+    for sub in range(substeps):
+        for i in range(n):
+            if moving[i] and inv_mass_body[i] > 0.0:
+                body[i, B_VX] += gravity_x * h
+                body[i, B_VY] += gravity_y * h
+        _warm_start(body, point, manifold, link)
+        for _ in range(velocity_iterations):
+            _solve(body, point, manifold, link, order, softness, inv_hs, True, sub > 0, max_push)
+        # Positions <- velocities (semi-implicit Euler).
+        for i in range(n):
+            if not moving[i]:
+                continue
+            dx = body[i, B_VX] * h
+            dy = body[i, B_VY] * h
+            da = body[i, B_W] * h
+            position[i, 0] += dx
+            position[i, 1] += dy
+            angle[i] += da
+            body[i, B_DX] += dx
+            body[i, B_DY] += dy
+            body[i, B_DA] += da
+        for _ in range(relax_iterations):
+            _solve(body, point, manifold, link, order, softness, inv_hs, False, True, max_push)
+        for k in range(c):
+            total_normal[k] += point[k, P_NI]
+            total_tangent[k] += point[k, P_TI]
+
+    for i in range(n):
+        velocity[i, 0] = body[i, B_VX]
+        velocity[i, 1] = body[i, B_VY]
+        angular_velocity[i] = body[i, B_W]
+    for k in range(c):
+        normal_impulse[k] = point[k, P_NI]
+        tangent_impulse[k] = point[k, P_TI]
+        max_normal_impulse[k] = point[k, P_MAXNI]
+
+    # Angles wrapped to [-pi, pi).
+    for i in range(n):
+        t = angle[i]
+        if t >= math.pi or t < -math.pi:
+            angle[i] = (t + math.pi) % (2.0 * math.pi) - math.pi
+    return total_normal, total_tangent, max_normal_impulse
