@@ -108,6 +108,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the last frame as a PNG")
     parser.add_argument("--profile", action="store_true", help="print timings as one JSON object at exit")
     parser.add_argument("--list-scenes", action="store_true", help="print the scenes and exit")
+    replay = parser.add_mutually_exclusive_group()
+    replay.add_argument(
+        "--record",
+        type=Path,
+        metavar="FILE",
+        help="record the input of every frame to FILE (JSON, with the final state hash)",
+    )
+    replay.add_argument(
+        "--replay",
+        type=Path,
+        metavar="FILE",
+        help="play a --record file back (its scene, seed, bodies, solver, size); exit 1 if the "
+        "final state differs from the recorded one",
+    )
     parser.add_argument(
         "--controls-markdown", action="store_true", help="print the controls table (markdown)"
     )
@@ -175,11 +189,63 @@ def _run_stats(args: argparse.Namespace) -> int:
     return 0
 
 
+RECORDING_VERSION = 1
+
+
+def _load_recording(path: Path) -> dict[str, Any]:
+    """A --record file, checked; ValueError (exit status 2) naming the file and the problem."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ValueError(f"--replay {path}: cannot read it ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"--replay {path}: not a JSON recording ({exc})") from None
+    if not isinstance(data, dict) or data.get("version") != RECORDING_VERSION:
+        raise ValueError(f"--replay {path}: not a version {RECORDING_VERSION} recording of python -m demo")
+    checks = {
+        "scene": lambda v: isinstance(v, str),
+        "seed": lambda v: isinstance(v, int) and v >= 0,
+        "bodies": lambda v: v is None or (isinstance(v, int) and v >= 1),
+        "solver": lambda v: v is None or v in ("tutorial", "iterative", "arcade"),
+        "size": lambda v: (
+            isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and 16 <= x <= 8192 for x in v)
+        ),
+        "frames": lambda v: (
+            isinstance(v, list)
+            and all(
+                isinstance(f, dict)
+                and isinstance(f.get("dt"), int | float)
+                and isinstance(f.get("events"), list)
+            and isinstance(f.get("cursor"), list)
+            and len(f["cursor"]) == 2
+            and all(isinstance(c, int | float) and abs(c) < 1e12 for c in f["cursor"])
+                and all(
+                    isinstance(e, list) and e and e[0] in ("input", "cursor", "scroll") for e in f["events"]
+                )
+                for f in v
+            )
+        ),
+        "final_state_hash": lambda v: isinstance(v, str),
+        "final_step_count": lambda v: isinstance(v, int),
+    }
+    for key, ok in checks.items():
+        if key not in data or not ok(data[key]):
+            raise ValueError(f"--replay {path}: field {key!r} is missing or malformed")
+    if not data["frames"]:
+        raise ValueError(f"--replay {path}: the recording has no frames")
+    return data
+
+
 def _run_program(args: argparse.Namespace) -> int:
+    from collections import deque  # noqa: PLC0415
+
     from demo import context  # noqa: PLC0415
 
+    recording = getattr(args, "recording", None)
     width, height = args.size
     frames = args.frames
+    if recording is not None:
+        frames = len(recording["frames"])
     if args.headless and frames is None:
         frames = DEFAULT_HEADLESS_FRAMES
     _say_compiling()
@@ -190,6 +256,10 @@ def _run_program(args: argparse.Namespace) -> int:
         app = App(ctx, args.scene, args.seed, args.bodies, args.solver)
         if ctx.is_window:
             connect_window(app, ctx.window)  # type: ignore[attr-defined]
+        if recording is not None:
+            app.replay = deque(recording["frames"])
+        if args.record is not None:
+            app.recording = []
         startup_s = None
         draw_calls: list[int] = []
         saved = False
@@ -212,6 +282,12 @@ def _run_program(args: argparse.Namespace) -> int:
         if args.screenshot is not None and not saved:
             app.draw()  # the window closed early: draw the final state and save it
             app.save_screenshot(args.screenshot)
+        if args.record is not None:
+            _save_recording(args, app)
+        if recording is not None:
+            status = _check_replay(args.replay, recording, app)
+            if status:
+                return status
         if args.profile:
             report: dict[str, Any] = {
                 "scene": app.scene.name,
@@ -235,6 +311,38 @@ def _run_program(args: argparse.Namespace) -> int:
     return 0
 
 
+def _save_recording(args: argparse.Namespace, app: Any) -> None:
+    record = {
+        "version": RECORDING_VERSION,
+        "scene": args.scene,
+        "seed": args.seed,
+        "bodies": args.bodies,
+        "solver": args.solver,
+        "size": list(args.size),
+        "final_state_hash": app.world.state_hash(),
+        "final_step_count": int(app.world.step_count),
+        "final_solver": app.world.solver,
+        "frames": app.recording,
+    }
+    try:
+        args.record.write_text(json.dumps(record), encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"--record {args.record}: cannot write it ({exc.strerror or exc})") from None
+    print(f"recorded {len(app.recording)} frames to {args.record}", file=sys.stderr, flush=True)
+
+
+def _check_replay(path: Path, recording: dict[str, Any], app: Any) -> int:
+    got, steps = app.world.state_hash(), int(app.world.step_count)
+    want, want_steps = recording["final_state_hash"], recording["final_step_count"]
+    if got != want or steps != want_steps:
+        return _fail(
+            f"replay of {path} diverged: it ended in state {got[:16]} after {steps} steps, "
+            f"the recording ended in state {want[:16]} after {want_steps} steps"
+        )
+    print(f"replay of {path} matches: state {got[:16]} after {steps} steps", file=sys.stderr, flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["bench"]:
@@ -249,16 +357,28 @@ def main(argv: list[str] | None = None) -> int:
 
         sys.stdout.write(controls_markdown())
         return 0
+    if args.replay is not None:
+        try:
+            args.recording = _load_recording(args.replay)
+        except ValueError as exc:
+            return _fail(str(exc), EXIT_USAGE)
+        rec = args.recording
+        args.scene, args.seed, args.bodies, args.solver = (
+            rec["scene"],
+            rec["seed"],
+            rec["bodies"],
+            rec["solver"],
+        )
+        args.size = tuple(rec["size"])
     from demo import scenes  # noqa: PLC0415
 
     if args.list_scenes:
         for name, description in scenes.describe():
             print(f"{name:12s} {description}")
         return 0
-    if args.scene not in scenes.scene_names():
-        return _fail(
-            f"unknown scene {args.scene!r}; valid scenes: {', '.join(scenes.scene_names())}", EXIT_USAGE
-        )
+    problem = scenes.check_scene_name(args.scene)  # a name, or a JSON scene file that must load
+    if problem is not None:
+        return _fail(problem, EXIT_USAGE)
     from demo.context import ContextError, NoDisplayError  # noqa: PLC0415
 
     try:

@@ -22,7 +22,7 @@ from collision.world import SOLVER_NAMES
 from demo import controls, scenes
 from demo.camera import Camera
 from demo.context import Context
-from demo.render import BodyMesh, LineBatch, Renderer, argb
+from demo.render import BodyMesh, LineBatch, Renderer, argb, recolor_fills
 from demo.text import BASE_FONT_PX, MIN_FONT_PX
 
 #: The original's attractor (T7 GameCode.cpp): 500 force units, none within 10 units of the
@@ -53,6 +53,20 @@ NORMAL_ARROW = 2.0
 WHITE = (1.0, 1.0, 1.0, 1.0)
 SHOT_COLOR = argb(0xFFFF0000)
 CONTACT_COLOR = (1.0, 0.3, 0.3, 1.0)
+#: Contact points by state (world.contacts.state): new, persisting, speculative.
+CONTACT_STATE_COLORS = np.array(
+    [(1.0, 0.3, 0.3, 1.0), (1.0, 0.65, 0.1, 1.0), (0.4, 0.6, 1.0, 1.0)], dtype=np.float32
+)
+SEPARATION_COLOR = (1.0, 0.2, 1.0, 1.0)
+PUSH_COLOR = (1.0, 1.0, 1.0, 1.0)
+GHOST_COLOR = (1.0, 1.0, 1.0, 0.25)
+NORMAL_IMPULSE_COLOR = (1.0, 0.5, 0.2, 1.0)
+FRICTION_IMPULSE_COLOR = (0.3, 1.0, 0.5, 1.0)
+#: Impulse arrows: world units per N s of impulse, per unit of the scene's impulse scale.
+IMPULSE_ARROW_PER_NS = 0.2
+#: Separation is printed next to each contact normal only when there are at most this many.
+MAX_SEPARATION_LABELS = 12
+STATUS_COLOR = (0.7, 1.0, 0.7, 1.0)
 NORMAL_COLOR = (1.0, 1.0, 0.4, 1.0)
 BOUNDS_COLOR = (0.7, 0.7, 0.7, 0.6)
 VELOCITY_COLOR = (0.4, 0.9, 1.0, 1.0)
@@ -105,7 +119,15 @@ class App:
         self.running = True
         self.paused = False
         self.overlay_timer = 0.0
-        self.show = {"contacts": False, "normals": False, "bounds": False, "velocities": False}
+        self.show = {
+            "contacts": False,
+            "normals": False,
+            "bounds": False,
+            "velocities": False,
+            "push": False,
+            "toi": False,
+            "impulses": False,
+        }
         self.gravity_on = True
         self.friction_on = True
         self.static_friction_on = True
@@ -116,6 +138,11 @@ class App:
         self.cursor_window = np.array([width * 0.5, height * 0.5])
         self._pan_from: np.ndarray | None = None
         self._accumulator = 0.0
+        #: --record: one entry per frame, {"dt": s, "events": [...]} (what the frame consumed);
+        #: --replay: the recorded frames still to play (they replace the live dt and input).
+        self.recording: list[dict[str, Any]] | None = None
+        self.replay: deque[dict[str, Any]] | None = None
+        self._replay_cursor: np.ndarray | None = None
         self._fire_timer = 0.0
         self._single_step = False
         self._screenshot_requested = False
@@ -140,9 +167,9 @@ class App:
         """Record a key event; ``name`` as in demo.controls ("P", "F2", "TAB", ...)."""
         self._events.append(("input", name, bool(pressed), bool(shift)))
 
-    def mouse_button(self, name: str, pressed: bool = True) -> None:
-        """Record a mouse button: "MOUSE_LEFT", "MOUSE_RIGHT" or "MOUSE_MIDDLE"."""
-        self._events.append(("input", name, bool(pressed), False))
+    def mouse_button(self, name: str, pressed: bool = True, shift: bool = False) -> None:
+        """Record a mouse button: "MOUSE_LEFT", "MOUSE_RIGHT" or "MOUSE_MIDDLE" (``shift``: Shift held)."""
+        self._events.append(("input", name, bool(pressed), bool(shift)))
 
     def cursor(self, x: float, y: float) -> None:
         """Record the cursor position in window coordinates (x right, y down)."""
@@ -174,6 +201,8 @@ class App:
     def use_scene(self, scene: scenes.Scene) -> None:
         """Show an already built scene (tests and scripts build their own)."""
         self._scene = scene
+        scene.held = self.held
+        scene.show = self.show
         world = scene.world
         if self.solver_override is not None:
             world.solver = self.solver_override
@@ -207,6 +236,8 @@ class App:
         return self.cursor_window * np.array([fb_w / max(win_w, 1), fb_h / max(win_h, 1)])
 
     def cursor_world(self) -> np.ndarray:
+        if self._replay_cursor is not None:
+            return self._replay_cursor.copy()
         px, py = self.cursor_pixels()
         return self.camera.screen_to_world(px, py)
 
@@ -231,10 +262,12 @@ class App:
 
     def _process_input(self) -> None:
         events, self._events = self._events, []
+        self._scene.cursor = self.cursor_world()
         for event in events:
             if event[0] == "cursor":
                 old = self.cursor_pixels()
                 self.cursor_window = np.array([event[1], event[2]])
+                self._scene.cursor = self.cursor_world()
                 if "pan" in self.held:
                     new = self.cursor_pixels()
                     self.camera.pan_pixels(*(new - old))
@@ -247,6 +280,12 @@ class App:
                     continue
                 if action in controls.HOLD_ACTIONS:
                     if pressed and action not in self.held:
+                        scene = self._scene
+                        scene.shift = shift
+                        # A scene may use a held input itself (the mouse fires, drags, aims).
+                        if scene.on_action is not None and scene.on_action(scene, action):
+                            self.held.add(action)
+                            continue
                         self.held.add(action)
                         if action == "fire":
                             self.fire()
@@ -287,10 +326,16 @@ class App:
             attr, step, top = _MATERIAL_KEYS[action]
             setattr(self, attr, round(float(np.clip(getattr(self, attr) + step, 0.0, top)), 4))
             self.apply_material()
-        elif action == "regenerate":
-            self.load_scene(scene.name, scene.seed + 1, self.world.body_count)
-        elif action == "restart":
-            self.load_scene(scene.name, scene.seed, scene.bodies)
+        elif action in ("regenerate", "restart", "reload"):
+            seed = scene.seed + 1 if action == "regenerate" else scene.seed
+            bodies = self.world.body_count if action == "regenerate" else scene.bodies
+            try:
+                self.load_scene(scene.name, seed, bodies)
+            except ValueError as exc:  # a scene file that no longer loads: keep the scene we have
+                self.message = str(exc)
+                print(exc, file=self.out, flush=True)
+            else:
+                self.message = ""
         elif action in ("next_scene", "previous_scene"):
             names = scenes.scene_names()
             index = names.index(scene.name) if scene.name in names else 0
@@ -300,7 +345,7 @@ class App:
             self.cycle_solver()
         elif action.startswith("show_"):
             key = action[len("show_") :]
-            self.show[key] = not self.show[key]
+            self.show[key] = not self.show.get(key, False)
         elif action in ("zoom_in", "zoom_out"):
             px, py = self.cursor_pixels()
             self.camera.zoom_about(px, py, ZOOM_STEP if action == "zoom_in" else 1.0 / ZOOM_STEP)
@@ -342,6 +387,8 @@ class App:
         self.shots.append([start, end, 0.0])
 
     def _apply_mouse_forces(self) -> None:
+        if not self._scene.mouse_forces:
+            return
         attract = "attract" in self.held
         if not attract and "repel" not in self.held:
             return
@@ -376,9 +423,12 @@ class App:
             self._fps = 1.0 / real if self._fps == 0.0 else 0.9 * self._fps + 0.1 / real
         if frame_dt is None:
             frame_dt = real if real > 0.0 else OVERLAY_FRAME_S
-        frame_dt = min(max(float(frame_dt), 0.0), MAX_FRAME_DT)
+        frame_dt = self._recorded_input(min(max(float(frame_dt), 0.0), MAX_FRAME_DT))
 
         self._process_input()
+        if self.recording is not None:
+            # The cursor in world units is what the physics sees (window size, zoom, HiDPI aside).
+            self.recording[-1]["cursor"] = self.cursor_world().tolist()
         t_physics = time.perf_counter()
         dt = self._scene.dt
         if not self.paused:
@@ -419,6 +469,24 @@ class App:
         self.profile["draw_ms"].append(draw_ms)
         self.profile["frame_ms"].append((time.perf_counter() - clock) * 1000.0)
 
+    def _recorded_input(self, frame_dt: float) -> float:
+        """Replay: this frame's recorded dt, input and world cursor replace the live ones.
+        Record: keep them (the cursor is added after the input is processed).
+
+        The physics depends only on these and the scene and seed, so a replay runs the same
+        fixed steps with the same forces, shots and actions, whatever the window size.
+        """
+        if self.replay:
+            frame = self.replay.popleft()
+            self._events = [tuple(event) for event in frame["events"]]
+            frame_dt = float(frame["dt"])
+            self._replay_cursor = np.array(frame["cursor"], dtype=np.float64)
+        elif self.replay is not None:
+            self._events = []  # past the end of the recording: no more input
+        if self.recording is not None:
+            self.recording.append({"dt": frame_dt, "events": [list(event) for event in self._events]})
+        return frame_dt
+
     @property
     def overlay_alpha(self) -> float:
         return float(np.clip(255.0 - self.overlay_timer, 0.0, 255.0)) / 255.0
@@ -443,7 +511,11 @@ class App:
         self._draw_overlays(overlay, wv)
         if self._scene.on_overlay is not None:
             self._scene.on_overlay(self._scene, overlay)
-        extra_lines, extra_points = overlay.lines(), overlay.points()
+        if self._scene.body_colors:  # after on_overlay, which may set them for this frame
+            fills = recolor_fills(fills, self.mesh.fill_body, self._scene.body_colors)
+        extra_fills, extra_lines, extra_points = overlay.fills(), overlay.lines(), overlay.points()
+        if len(extra_fills):
+            fills = np.concatenate([fills, extra_fills])
         if len(extra_lines):
             lines = np.concatenate([lines, extra_lines])
         if len(extra_points):
@@ -467,13 +539,8 @@ class App:
             overlay.add_lines(np.array([[start, end]]), (*SHOT_COLOR[:3], fade))
             overlay.add_points(np.array([end]), (*SHOT_COLOR[:3], fade))
         contacts = world.contacts
-        if self.show["contacts"] and len(contacts):
-            overlay.add_points(contacts.point_a, CONTACT_COLOR)
-            overlay.add_points(contacts.point_b, CONTACT_COLOR)
-            overlay.add_lines(np.stack([contacts.point_a, contacts.point_b], axis=1), CONTACT_COLOR)
-        if self.show["normals"] and len(contacts):
-            tips = contacts.point_b + contacts.normal * NORMAL_ARROW
-            overlay.add_lines(np.stack([contacts.point_b, tips], axis=1), NORMAL_COLOR)
+        if len(contacts):
+            self._draw_contact_overlays(overlay, contacts)
         if self.show["bounds"] and world.body_count:
             valid = np.arange(wv.shape[1])[None, :] < np.asarray(world.vertex_count)[:, None]
             lo = np.where(valid[..., None], wv, np.inf).min(axis=1)
@@ -485,6 +552,55 @@ class App:
             overlay.add_lines(
                 np.stack([start, start + world.velocity[moving] * VELOCITY_ARROW_S], 1), VELOCITY_COLOR
             )
+
+    def _draw_contact_overlays(self, overlay: LineBatch, contacts: Any) -> None:
+        """Contact points by state, normals with separation, push vectors, TOI ghosts, impulses."""
+        world = self.world
+        scale = float(self._scene.data.get("arrow_scale", 1.0))
+        if self.show["contacts"]:
+            state = np.clip(np.asarray(contacts.state, dtype=np.int64), 0, len(CONTACT_STATE_COLORS) - 1)
+            colors = CONTACT_STATE_COLORS[state]
+            overlay.add_points(contacts.point_a, colors)
+            overlay.add_points(contacts.point_b, colors)
+            overlay.add_lines(np.stack([contacts.point_a, contacts.point_b], axis=1), colors)
+        if self.show["normals"]:
+            tips = contacts.point_b + contacts.normal * (NORMAL_ARROW * scale)
+            overlay.add_arrows(contacts.point_b, tips, NORMAL_COLOR)
+            # The separation along the normal: negative (penetration) points back into B.
+            gap_tips = contacts.point_b + contacts.normal * contacts.separation[:, None]
+            overlay.add_lines(np.stack([contacts.point_b, gap_tips], axis=1), SEPARATION_COLOR)
+            if len(contacts) <= MAX_SEPARATION_LABELS:
+                for point, sep in zip(contacts.point_b, contacts.separation, strict=True):
+                    overlay.add_text(f"{sep:+.3f}", point, SEPARATION_COLOR)
+        if self.show["push"]:
+            # The MTD of each overlapping pair: its deepest point pushed out by the depth along N.
+            deep = contacts.separation < 0.0
+            if deep.any():
+                start = contacts.point_a[deep]
+                push = -contacts.normal[deep] * contacts.separation[deep][:, None]
+                overlay.add_arrows(start, start + push, PUSH_COLOR)
+        if self.show["toi"]:
+            # Ghost of A where the step's sweep found the impact (t = toi), from its start-of-step pose.
+            ahead = np.asarray(contacts.toi) > 0.0
+            for a in np.unique(np.asarray(contacts.body_a)[ahead]):
+                if world.static[a]:
+                    continue
+                t = float(np.min(np.asarray(contacts.toi)[ahead & (np.asarray(contacts.body_a) == a)]))
+                back = world.velocity[a] * (self._scene.dt - t)
+                overlay.add_polygon(world.vertices(int(a)) - back, GHOST_COLOR, GHOST_COLOR)
+        if self.show["impulses"]:
+            per = IMPULSE_ARROW_PER_NS * scale
+            n = contacts.normal
+            tangent = np.stack([-n[:, 1], n[:, 0]], axis=1)
+            p = contacts.point_b
+            overlay.add_arrows(p, p + n * (contacts.normal_impulse * per)[:, None], NORMAL_IMPULSE_COLOR)
+            moving = np.abs(contacts.tangent_impulse) > 0.0
+            if moving.any():
+                overlay.add_arrows(
+                    p[moving],
+                    p[moving] + tangent[moving] * (contacts.tangent_impulse[moving] * per)[:, None],
+                    FRICTION_IMPULSE_COLOR,
+                )
 
     def hud_line(self) -> str:
         world = self.world
@@ -523,24 +639,32 @@ class App:
         line_h = atlas.line_height
         margin = 6 * self.renderer.text_scale
         batch.add(self.hud_line(), margin, margin, HUD_COLOR)
+        for label, point, color in self.renderer.overlay.labels():
+            px, py = self.camera.world_to_screen(point)
+            batch.add(label, float(px), float(py), color)
+        status_y = margin + line_h
+        for line in self._scene.status:
+            batch.add(line, margin, status_y, STATUS_COLOR)
+            status_y += line_h
         if self.message:
             batch.add(self.message, margin, height - margin - line_h, HUD_COLOR)
         alpha = self.overlay_alpha
         if alpha > 0.0:
             color = (1.0, 1.0, 1.0, alpha)
-            y = margin + 2 * line_h
+            y = margin + (2 + len(self._scene.status)) * line_h
             for line in self.stats_lines():
                 batch.add(line, margin, y, color)
                 y += line_h
-            key = (atlas.pixel_size, id(atlas))
+            rows = controls.help_rows(self._scene.name)  # the rows that mean something here
+            key = (atlas.pixel_size, id(atlas), self._scene.name)
             if self._help_width is None or self._help_width[0] != key:
-                label_w = max(atlas.text_width(label) for label, text in _HELP_ROWS if text)
-                text_w = max(atlas.text_width(text) for _, text in _HELP_ROWS)
+                label_w = max(atlas.text_width(label) for label, text in rows if text)
+                text_w = max(atlas.text_width(text) for _, text in rows)
                 self._help_width = (key, (label_w + atlas.cell[0], text_w))
             label_w, text_w = self._help_width[1]
             x = max(width - label_w - text_w - margin, width * 0.5)
             y = margin + 2 * line_h
-            for label, text in _HELP_ROWS:
+            for label, text in rows:
                 batch.add(label, x, y, color)
                 batch.add(text, x + label_w, y, color)
                 y += line_h
@@ -588,6 +712,10 @@ def _glfw_key_names() -> dict[int, str]:
         names[getattr(glfw, f"KEY_{digit}")] = digit
         names[getattr(glfw, f"KEY_KP_{digit}")] = f"KP_{digit}"
     for name in (
+        "LEFT",
+        "RIGHT",
+        "UP",
+        "DOWN",
         "ESCAPE",
         "ENTER",
         "KP_ENTER",
@@ -626,7 +754,7 @@ def connect_window(app: App, window: Any) -> None:
     def on_button(_win: Any, button: int, action: int, _mods: int) -> None:
         name = buttons.get(button)
         if name is not None:
-            app.mouse_button(name, action == glfw.PRESS)
+            app.mouse_button(name, action == glfw.PRESS, bool(_mods & glfw.MOD_SHIFT))
 
     def on_cursor(_win: Any, x: float, y: float) -> None:
         app.cursor(x, y)

@@ -21,7 +21,9 @@ class Binding:
 
     ``label``: how the input is written for a user ("7 / 4"); ``inputs``: (input name, action)
     pairs the row binds; ``help``: what it does; ``group``: the heading it is listed under;
-    ``kind``: PRESS (once per press) or HOLD (while held).
+    ``kind``: PRESS (once per press) or HOLD (while held); ``scenes``: the scenes where the row
+    means something (empty: all). A row may bind no inputs: it then documents what an input
+    bound elsewhere does in those scenes (the mouse in the teaching scenes, for example).
     """
 
     label: str
@@ -29,6 +31,8 @@ class Binding:
     help: str
     group: str
     kind: str = PRESS
+    #: Scenes the row applies to (names); empty: every scene.
+    scenes: tuple[str, ...] = ()
 
 
 def _keys(action: str, *names: str) -> tuple[tuple[str, str], ...]:
@@ -99,12 +103,71 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("middle drag", _keys("pan", "MOUSE_MIDDLE"), "pan the view", "view", HOLD),
     Binding("Home", _keys("reset_view", "HOME"), "reset the view", "view"),
     Binding("F2", _keys("screenshot", "F2"), "save a screenshot (PNG)", "view"),
+    Binding("u", _keys("show_push", "U"), "push vectors (MTD arrows) on / off", "view"),
+    Binding("t", _keys("show_toi", "T"), "time-of-impact ghosts on / off", "view"),
+    Binding("i", _keys("show_impulses", "I"), "normal and friction impulses on / off", "view"),
+    # Scene keys: what they do is also in each scene's own help lines.
+    Binding(
+        "arrows",
+        _keys("move_left", "LEFT")
+        + _keys("move_right", "RIGHT")
+        + _keys("move_up", "UP")
+        + _keys("move_down", "DOWN"),
+        "move polygon A / the player (held)",
+        "scene",
+        HOLD,
+        (
+            "sat",
+            "mtd",
+            "swept",
+            "rotation",
+            "contacts",
+            "clipping",
+            "arcade",
+            "arcade-spin",
+            "bullets",
+            "laser",
+        ),
+    ),
+    Binding(
+        "left mouse",
+        (),
+        "set A's motion toward the cursor",
+        "scene",
+        PRESS,
+        ("swept", "rotation", "contacts"),
+    ),
+    Binding("left mouse", (), "fire at the cursor (held: repeats)", "scene", PRESS, ("bullets", "laser")),
+    Binding("left drag", (), "drag a shape (with Shift: rotate it)", "scene", PRESS, ("primitives",)),
+    Binding("Enter", (), "separate A from B (push by the MTD)", "scene", PRESS, ("mtd", "swept", "rotation")),
+    Binding(
+        "a",
+        _keys("toggle_spin", "A"),
+        "spin on / off",
+        "scene",
+        PRESS,
+        ("rotation", "contacts", "arcade-spin"),
+    ),
+    Binding(
+        "1",
+        _keys("toggle_ordering", "1", "KP_1"),
+        "earliest-first ordering on / off",
+        "scene",
+        PRESS,
+        ("crack",),
+    ),
+    Binding(
+        "2", _keys("toggle_surface", "2", "KP_2"), "surface-area rule on / off", "scene", PRESS, ("crack",)
+    ),
+    Binding("k", _keys("toggle_ccd", "K"), "continuous collision on / off", "scene", PRESS, ("bullet",)),
+    Binding("l", _keys("reload", "L"), "reload the scene file", "scene", PRESS, ("*.json",)),
 )
 
 GROUP_TITLES = {
     "original": "from the original demo",
     "program": "ours",
     "view": "view",
+    "scene": "scene keys",
 }
 
 
@@ -138,12 +201,26 @@ ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(a for b in BINDINGS for _, a in b
 HOLD_ACTIONS = frozenset(a for b in BINDINGS if b.kind == HOLD for _, a in b.inputs)
 
 
-def help_rows() -> list[tuple[str, str]]:
-    """The help overlay's rows, grouped: (label, help) per binding; a group heading is (title, "")."""
+def applies_to(binding: Binding, scene: str | None) -> bool:
+    """Whether ``binding`` means something in scene ``scene`` (None: list every row)."""
+    if scene is None or not binding.scenes:
+        return True
+    if scene.endswith(".json") and "*.json" in binding.scenes:
+        return True
+    return scene in binding.scenes
+
+
+def help_rows(scene: str | None = None) -> list[tuple[str, str]]:
+    """The help overlay's rows, grouped: (label, help) per binding; a group heading is (title, "").
+
+    ``scene``: only the rows that apply to that scene (None: all rows).
+    """
     rows: list[tuple[str, str]] = []
     for group, title in GROUP_TITLES.items():
-        rows.append((f"-- {title} --", ""))
-        rows.extend((b.label, b.help) for b in BINDINGS if b.group == group)
+        chosen = [(b.label, b.help) for b in BINDINGS if b.group == group and applies_to(b, scene)]
+        if chosen:
+            rows.append((f"-- {title} --", ""))
+            rows.extend(chosen)
     return rows
 
 
@@ -155,8 +232,9 @@ def help_lines() -> list[str]:
 
 def controls_markdown() -> str:
     """The README controls table (markdown), generated from ``BINDINGS``."""
-    rows = ["| Input | Action | From |", "|---|---|---|"]
+    rows = ["| Input | Action | From | Scenes |", "|---|---|---|---|"]
     for b in BINDINGS:
         label = b.label.replace("|", "\\|")
-        rows.append(f"| {label} | {b.help} | {GROUP_TITLES[b.group]} |")
+        where = ", ".join(f"`{name}`" for name in b.scenes) if b.scenes else "all"
+        rows.append(f"| {label} | {b.help} | {GROUP_TITLES[b.group]} | {where} |")
     return "\n".join(rows) + "\n"

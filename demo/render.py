@@ -11,6 +11,7 @@ imported before the context module has chosen its platform.
 from __future__ import annotations
 
 import ctypes
+from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
@@ -151,6 +152,7 @@ class BodyMesh:
         self._static = np.zeros(0, dtype=bool)
         self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self.fill_body = np.zeros(0, dtype=np.int64)
 
     def update(
         self,
@@ -177,21 +179,106 @@ class BodyMesh:
         # Tag each slot with its flat index: body_geometry then gathers indices, not positions.
         tags = np.arange(n * maxv, dtype=np.float64).reshape(n, maxv, 1).repeat(2, axis=2)
         templates = body_geometry(tags, local_vertices, vertex_count, static)
-        self._gather = tuple(t[:, 0].astype(np.int64) for t in templates)  # type: ignore[assignment]
+        gather = tuple(t[:, 0].astype(np.int64) for t in templates)
+        self._gather = gather  # type: ignore[assignment]
+        #: The body each fill vertex belongs to (for per-body colour overrides).
+        self.fill_body = gather[0] // max(maxv, 1)
         self._templates = templates
         self._local = local_vertices
         self._static = np.array(static, dtype=bool)
 
 
+#: Arrow heads: length as a fraction of the arrow, capped (world units), and half-angle (rad).
+ARROW_HEAD_FRACTION, ARROW_HEAD_MAX, ARROW_HEAD_ANGLE = 0.25, 1.5, 0.45
+
+
+def recolor_fills(
+    fills: np.ndarray, fill_body: np.ndarray, colors: Mapping[int, tuple[float, float, float, float]]
+) -> np.ndarray:
+    """A copy of ``fills`` (BodyMesh's fill vertices) with body ``i``'s colour set to ``colors[i]``.
+
+    ``fill_body`` (vertices,) int: the body each fill vertex belongs to (``BodyMesh.fill_body``).
+    """
+    out = fills.copy()
+    for body, color in colors.items():
+        out[fill_body == body, 4:8] = np.asarray(color, dtype=np.float32)
+    return out
+
+
 class LineBatch:
-    """World-space overlay lines and points collected during a frame."""
+    """World-space overlay lines, points, filled polygons and text labels collected during a frame.
+
+    Everything ends up in the renderer's fixed batches (fills, lines, points, text), so overlays
+    never add draw calls.
+    """
 
     def __init__(self) -> None:
         self._lines: list[np.ndarray] = []
         self._points: list[np.ndarray] = []
+        self._fills: list[np.ndarray] = []
+        self._labels: list[tuple[str, np.ndarray, tuple[float, float, float, float]]] = []
 
     def clear(self) -> None:
-        self._lines, self._points = [], []
+        self._lines, self._points, self._fills, self._labels = [], [], [], []
+
+    def add_polygon(
+        self,
+        vertices: np.ndarray,
+        fill: tuple[float, float, float, float] | None,
+        outline: tuple[float, float, float, float] | None = None,
+    ) -> None:
+        """A convex polygon ``vertices (k, 2)`` (world units): filled (a fan) and/or outlined."""
+        v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+        k = len(v)
+        if fill is not None and k >= 3:
+            j = np.arange(k - 2)
+            tri = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1).ravel()
+            colors = np.broadcast_to(np.asarray(fill, dtype=np.float32), (len(tri), 4))
+            self._fills.append(_vertex_array(v[tri], v[tri] * NOISE_TEXCOORD_SCALE, colors))
+        if outline is not None and k >= 2:
+            ends = np.arange(k if k >= 3 else 1)
+            self.add_lines(np.stack([v[ends], v[(ends + 1) % k]], axis=1), outline)
+        elif outline is not None and k == 1:
+            self.add_points(v, outline)
+
+    def add_arrows(
+        self, start: np.ndarray, end: np.ndarray, color: tuple[float, float, float, float] | np.ndarray
+    ) -> None:
+        """Arrows ``start -> end`` ((m, 2) each, world units) with a head at ``end``."""
+        start = np.asarray(start, dtype=np.float64).reshape(-1, 2)
+        end = np.asarray(end, dtype=np.float64).reshape(-1, 2)
+        if len(start) == 0:
+            return
+        d = end - start
+        length = np.hypot(d[:, 0], d[:, 1])
+        safe = np.where(length > 0.0, length, 1.0)
+        back = -d / safe[:, None]
+        head = np.minimum(length * ARROW_HEAD_FRACTION, ARROW_HEAD_MAX)[:, None]
+        c, s = np.cos(ARROW_HEAD_ANGLE), np.sin(ARROW_HEAD_ANGLE)
+        left = np.stack([c * back[:, 0] - s * back[:, 1], s * back[:, 0] + c * back[:, 1]], axis=1)
+        right = np.stack([c * back[:, 0] + s * back[:, 1], -s * back[:, 0] + c * back[:, 1]], axis=1)
+        segments = np.stack(
+            [
+                np.stack([start, end], 1),
+                np.stack([end, end + left * head], 1),
+                np.stack([end, end + right * head], 1),
+            ],
+            axis=1,
+        )
+        color_array = np.asarray(color, dtype=np.float32)
+        if color_array.ndim == 2:
+            color_array = np.repeat(color_array, 3, axis=0)
+        self.add_lines(segments.reshape(-1, 2, 2), color_array)
+
+    def add_text(self, text: str, point: np.ndarray, color: tuple[float, float, float, float]) -> None:
+        """A text label whose top-left corner is at world ``point (2,)``."""
+        self._labels.append((str(text), np.asarray(point, dtype=np.float64).reshape(2), color))
+
+    def fills(self) -> np.ndarray:
+        return np.concatenate(self._fills) if self._fills else np.zeros((0, VERTEX_FLOATS), np.float32)
+
+    def labels(self) -> list[tuple[str, np.ndarray, tuple[float, float, float, float]]]:
+        return list(self._labels)
 
     def add_lines(self, segments: np.ndarray, color: tuple[float, float, float, float] | np.ndarray) -> None:
         """``segments (m, 2, 2)`` world units; ``color`` (4,) or (m, 4)."""

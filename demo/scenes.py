@@ -49,6 +49,18 @@ class Scene:
     on_step: Callable[[Scene, float], None] | None = None
     on_overlay: Callable[[Scene, Any], None] | None = None
     data: dict[str, Any] = field(default_factory=dict)
+    #: Set by the program: the held actions (live set), the cursor in world units, whether Shift
+    #: was down at the last mouse press, and the overlay switches (live dict: "contacts", ...).
+    held: set[str] = field(default_factory=set)
+    cursor: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    shift: bool = False
+    show: dict[str, bool] = field(default_factory=dict)
+    #: False: the mouse buttons do not attract / repel (the scene uses them).
+    mouse_forces: bool = True
+    #: Per-body fill colour overrides {body index: (r, g, b, a)}.
+    body_colors: dict[int, tuple[float, float, float, float]] = field(default_factory=dict)
+    #: Lines shown under the heads-up line every frame (counters, times, switches).
+    status: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -85,12 +97,17 @@ def _load_bench_scenes() -> None:
     specs = getattr(bench, "SCENES", {})
     for name, spec in specs.items():
         if name not in _REGISTRY:
-            _REGISTRY[name] = SceneSpec(
-                name, _bench_adapter(bench, spec), f"benchmark: {name} (demo/bench.py)"
-            )
+            description = _BENCH_DESCRIPTIONS.get(name, f"benchmark: {name} (demo/bench.py)")
+            _REGISTRY[name] = SceneSpec(name, _bench_adapter(bench, spec), description)
 
 
-_BENCH_STATE = {"tried": False}
+_BENCH_STATE = {"tried": False, "modules": False}
+
+#: What the benchmark scenes show (their list line and on-screen help).
+_BENCH_DESCRIPTIONS = {
+    "pyramid": "20 rows of 1 x 1 m boxes on the ground (210 boxes): the stacking benchmark",
+    "pile": "1000 random convex polygons dropped into a 40 m wide container: the benchmark",
+}
 
 #: How the benchmark scenes are framed (world rectangles), and where their turret sits.
 _BENCH_VIEWS: dict[str, tuple[Rect, tuple[float, float]]] = {
@@ -113,7 +130,9 @@ def _bench_adapter(bench: Any, spec: Any) -> Callable[[int, int | None], Scene]:
         scene.bounds = tuple(float(v) for v in spec.bounds)  # type: ignore[assignment]
         if spec.name in _BENCH_VIEWS:
             scene.view, scene.turret = _BENCH_VIEWS[spec.name]
-        scene.help = [f"{spec.name}: a benchmark scene of demo/bench.py"]
+        scene.help = [
+            f"{spec.name}: {_BENCH_DESCRIPTIONS.get(spec.name, 'a benchmark scene of demo/bench.py')}"
+        ]
         return scene
 
     return make
@@ -148,20 +167,85 @@ def scene_for_world(name: str, world: World, seed: int = 0, margin: float = 0.1)
     )
 
 
+#: Tab order: the default, the original programs, the seeds, then the engine's scenes.
+SCENE_ORDER = (
+    "rigid",
+    "sat",
+    "mtd",
+    "swept",
+    "rotation",
+    "contacts",
+    "arcade",
+    "arcade-spin",
+    "bullets",
+    "laser",
+    "clipping",
+    "crack",
+    "primitives",
+    "pyramid",
+    "pile",
+    "bullet",
+    "restitution",
+    "friction",
+    "mass-ratio",
+    "concave",
+    "tumbler",
+)
+
+
+def _load_scene_modules() -> None:
+    """Import the modules that register the other scenes (they import this one)."""
+    if _BENCH_STATE["modules"]:
+        return
+    _BENCH_STATE["modules"] = True
+    importlib.import_module("demo.teaching")
+    importlib.import_module("demo.showcase")
+
+
 def scene_names() -> list[str]:
-    """Every registered scene name, the default first."""
+    """Every registered scene name, the default first, in Tab order."""
+    _load_scene_modules()
     _load_bench_scenes()
-    return list(_REGISTRY)
+    rank = {name: i for i, name in enumerate(SCENE_ORDER)}
+    return sorted(_REGISTRY, key=lambda name: rank.get(name, len(rank)))
+
+
+def is_scene_file(name: str) -> bool:
+    """Whether ``--scene`` names a JSON scene file rather than a registered scene."""
+    return name.lower().endswith(".json")
+
+
+def check_scene_name(name: str) -> str | None:
+    """None if ``name`` is a scene or a loadable scene file; else the message to print."""
+    if is_scene_file(name):
+        from demo import scenefile  # noqa: PLC0415
+
+        try:
+            scenefile.read_scene_file(name)
+        except ValueError as exc:
+            return str(exc)
+        return None
+    names = scene_names()
+    if name not in names:
+        return f"unknown scene {name!r}; valid scenes: {', '.join(names)} (or a scene file NAME.json)"
+    return None
 
 
 def describe() -> list[tuple[str, str]]:
     """(name, description) of every scene."""
-    _load_bench_scenes()
-    return [(spec.name, spec.description) for spec in _REGISTRY.values()]
+    names = scene_names()
+    return [(name, _REGISTRY[name].description) for name in names]
 
 
 def build_scene(name: str, seed: int = 0, bodies: int | None = None) -> Scene:
-    """Build scene ``name``; ValueError listing the valid names for an unknown one."""
+    """Build scene ``name`` (or load the JSON scene file ``name``); ValueError if it cannot.
+
+    An unknown name's message lists the valid names; a bad file's names the file and field.
+    """
+    if is_scene_file(name):
+        from demo import scenefile  # noqa: PLC0415
+
+        return scenefile.load_scene_file(name, seed=int(seed))
     names = scene_names()
     if name not in _REGISTRY:
         raise ValueError(f"unknown scene {name!r}; valid scenes: {', '.join(names)}")
@@ -354,9 +438,12 @@ def run_stats(scene: Scene, steps: int) -> dict[str, Any]:
         [world.position.ravel(), world.angle, world.velocity.ravel(), world.angular_velocity]
     )
     nan = nan or not bool(np.isfinite(state).all())
-    moving = moving[: world.body_count]
+    # Scenes may add or remove bodies (bullets): compare the bodies that exist at both ends.
     pos = world.position
-    displacement = np.hypot(*(pos[moving] - start[: len(pos)][moving]).T) if moving.any() else np.zeros(0)
+    kept = min(len(start), len(pos))
+    moved = moving[:kept] & ~np.asarray(world.static[:kept], dtype=bool)
+    displacement = np.hypot(*(pos[:kept][moved] - start[:kept][moved]).T) if moved.any() else np.zeros(0)
+    moving = ~np.asarray(world.static, dtype=bool)
     x0, y0, x1, y1 = scene.bounds
     outside = (
         (pos[:, 0] < x0) | (pos[:, 0] > x1) | (pos[:, 1] < y0) | (pos[:, 1] > y1) | ~np.isfinite(pos).all(1)
