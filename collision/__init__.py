@@ -16,10 +16,12 @@ Conventions (stated once, kept everywhere):
   argument and vertex at fault. Nothing returns NaN.
 """
 
+from collision import primitives
 from collision.contacts import contact_points
+from collision.decompose import decompose
 from collision.sat import Hit, find_mtd, intersect, sweep
 from collision.segment import SegmentHit, clip_segment
-from collision.shapes import MAX_VERTICES, GeometryError, Polygon, decompose
+from collision.shapes import MAX_VERTICES, GeometryError, Polygon
 from collision.world import Contacts, RayHit, World
 
 __all__ = [
@@ -36,5 +38,6 @@ __all__ = [
     "decompose",
     "find_mtd",
     "intersect",
+    "primitives",
     "sweep",
 ]
