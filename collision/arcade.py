@@ -21,6 +21,8 @@ Processing (``world.ordered``):
   touching features, largest first; and an edge that meets another edge only at a corner
   (surface below ``ARCADE_CRACK_LENGTH``, without overlap) is a graze, not a hit: that is the
   crack between two flush boxes, which must not snag a body sliding along them.
+  ``world.surface_rule = False`` turns off that ranking and the graze rule (ordering stays),
+  to show what each part of seed 002 does.
 - ``False`` (Tutorial 4 as the original did it): each candidate pair in index order, once,
   over the whole step, resolved at once; bodies are not moved to the time of impact.
 
@@ -346,6 +348,7 @@ def arcade_kernel(
     static_friction: np.ndarray,
     dt: float,
     ordered: bool,
+    surface_rule: bool,
     max_subdivisions: int,
 ) -> tuple[int, bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One arcade step (see the module docstring); positions and angles are integrated.
@@ -415,7 +418,9 @@ def arcade_kernel(
         j = pairs[p, 1]
         if static[i] and static[j]:
             continue
-        ok, t, nx, ny, depth, length = _evaluate(i, j, world_vertices, vertex_count, velocity, dt)
+        ok, t, nx, ny, depth, length = _evaluate(
+            i, j, world_vertices, vertex_count, velocity, dt, surface_rule
+        )
         if ok:
             e_i[entries] = i
             e_j[entries] = j
@@ -479,7 +484,9 @@ def arcade_kernel(
                 j = pairs[p, 1]
                 if static[i] and static[j]:
                     continue
-                ok, t, _, _, _, _ = _evaluate(i, j, world_vertices, vertex_count, velocity, remaining)
+                ok, t, _, _, _, _ = _evaluate(
+                    i, j, world_vertices, vertex_count, velocity, remaining, surface_rule
+                )
                 if ok:
                     span[i] = min(span[i], t)
                     span[j] = min(span[j], t)
@@ -495,7 +502,8 @@ def arcade_kernel(
             t = e_t[e]
             if t > best_t + ARCADE_TIME_EPSILON:
                 continue
-            if t < best_t - ARCADE_TIME_EPSILON or e_len[e] > best_len:
+            # Without the surface rule, the first of simultaneous hits found wins.
+            if t < best_t - ARCADE_TIME_EPSILON or (surface_rule and e_len[e] > best_len):
                 best = e
                 best_t = t
                 best_len = e_len[e]
@@ -604,7 +612,7 @@ def arcade_kernel(
                 pi = min(d, k)
                 pj = max(d, k)
                 ok, t, enx, eny, edepth, length = _evaluate(
-                    pi, pj, world_vertices, vertex_count, velocity, remaining
+                    pi, pj, world_vertices, vertex_count, velocity, remaining, surface_rule
                 )
                 if not ok:
                     continue
@@ -650,8 +658,10 @@ def _evaluate(
     vertex_count: np.ndarray,
     velocity: np.ndarray,
     span: float,
+    skip_grazes: bool,
 ) -> tuple[bool, float, float, float, float, float]:
-    """Sweep pair (i, j) over ``span`` seconds: ``(needs a response, t, nx, ny, depth, surface)``."""
+    """Sweep pair (i, j) over ``span`` seconds: ``(needs a response, t, nx, ny, depth, surface)``;
+    ``skip_grazes``: a corner-only edge contact (a crack) is not a hit."""
     a = world_vertices[i, : vertex_count[i]]
     b = world_vertices[j, : vertex_count[j]]
     vax = velocity[i, 0]
@@ -661,7 +671,7 @@ def _evaluate(
     hit, nx, ny, t, depth = sweep_kernel(a, b, vax - vbx, vay - vby, span)
     if not hit:
         return False, 0.0, 0.0, 0.0, 0.0, 0.0
-    active, length = _active(a, b, nx, ny, t, depth, vax, vay, vbx, vby, True)
+    active, length = _active(a, b, nx, ny, t, depth, vax, vay, vbx, vby, skip_grazes)
     return active, t, nx, ny, depth, length
 
 
@@ -690,6 +700,7 @@ class ArcadeSolver:
             world._static_friction,
             dt,
             bool(world.ordered),
+            bool(world.surface_rule),
             MAX_SUBDIVISIONS,
         )
         if capped and not self.warned:

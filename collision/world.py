@@ -391,6 +391,9 @@ class World:
         self.sleep_enabled = True
         #: Arcade: process hits earliest first (seed 002) or immediately in pair order (Tutorial 4).
         self.ordered = True
+        #: Arcade, ordered: rank simultaneous hits by contact surface and ignore corner-only
+        #: grazes (seed 002's crack rule).
+        self.surface_rule = True
         self.time = 0.0
         self.step_count = 0
         self.contacts = Contacts.empty()

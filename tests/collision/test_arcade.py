@@ -130,6 +130,21 @@ def test_immediate_processing_snags_on_the_first_crack() -> None:
     assert any((c == 1) for c in w.contacts.body_a) or w.position[box, 0] + 0.25 <= 1.0 + 1e-12
 
 
+def test_ordering_without_the_surface_rule_snags_on_a_crack() -> None:
+    """Seed 002's two parts: earliest-first ordering alone still lets the crack's hidden edge
+    catch the sliding box; the surface rule is what keeps it going."""
+    w = _arcade(True)
+    w.surface_rule = False
+    _flush_floor(w)
+    box = w.add_body(Polygon.box(0.5, 0.5), (0.5, 0.25), velocity=(5.0, -2.0))
+    slowest = math.inf
+    for _ in range(120):
+        w.step(DT)
+        slowest = min(slowest, abs(float(w.velocity[box, 0])))
+    assert slowest < 1e-9, "without the surface rule the box should stop at a crack"
+    assert w.position[box, 1] - 0.25 >= -1e-9
+
+
 @pytest.mark.parametrize("ordered", [True, False])
 def test_fast_box_stops_at_thin_wall(ordered: bool) -> None:
     w = _arcade(ordered)
