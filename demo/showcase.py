@@ -381,15 +381,16 @@ def _crack_status(scene: Scene) -> None:
     scene.status = [
         f"snags: {scene.data['snags']}   laps: {scene.data['laps']}",
         f"1: earliest-first ordering {on[scene.world.ordered]}",
-        f"2: surface-area rule {on[scene.world.ordered]} (the engine ties it to ordering)",
+        f"2: surface-area rule {on[scene.world.surface_rule]}",
     ]
 
 
 def _crack_action(scene: Scene, action: str) -> bool:
     if action in ("toggle_ordering", "toggle_surface"):
-        # collision.arcade has one switch, world.ordered, for earliest-first processing and the
-        # surface-area rule together: both keys flip it (reported to the lead).
-        scene.world.ordered = not scene.world.ordered
+        if action == "toggle_ordering":
+            scene.world.ordered = not scene.world.ordered
+        else:
+            scene.world.surface_rule = not scene.world.surface_rule
         scene.data["last_x"] = None
         _crack_status(scene)
         return True

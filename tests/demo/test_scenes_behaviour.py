@@ -206,6 +206,12 @@ def test_crack_never_snags_with_ordering_and_snags_without() -> None:
     assert not scene.world.ordered
     run(scene, 300)
     assert scene.data["snags"] > 0
+    # Ordering kept, surface-area rule off: the crack's hidden edge still catches the box.
+    scene = scenes.build_scene("crack")
+    assert scene.on_action(scene, "toggle_surface")
+    assert scene.world.ordered and not scene.world.surface_rule
+    run(scene, 300)
+    assert scene.data["snags"] > 0
 
 
 def _disc_points(c: tuple[float, float], r: float) -> np.ndarray:
