@@ -1,6 +1,7 @@
 """The iterative solver's contact store: this step's contact points, matched with last step's.
 
-1. ``collide``: broadphase over bounding boxes swept over the step, then a manifold
+1. ``collide``: broadphase over bounding boxes swept over the step (its pairs cached over
+   grown boxes while bodies rest, ``cached_pairs``), then a manifold
    (collision/manifold.py) per candidate pair with a speculative distance that grows with the
    pair's closing speed, so a pair that can touch within the step gets its points now;
 2. ``prepare_points``: per point its anchors, effective masses, materials and approach speed,
@@ -33,6 +34,69 @@ STATE_SPECULATIVE = 2
 
 
 @njit(cache=True)
+def cached_pairs(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    skip: np.ndarray,
+    fat_lo: np.ndarray,
+    fat_hi: np.ndarray,
+    fat_skip: np.ndarray,
+    fat_valid: np.ndarray,
+    fat_pairs: np.ndarray,
+    fat_margin: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``candidate_pairs(lo, hi, skip)``, exactly, from a cache that bodies at rest keep valid.
+
+    The cache holds boxes grown by ``fat_margin`` (units) around the bounds they were built
+    from (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
+    the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
+    fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
+    (the same test, in the same (i, j) order); otherwise the cache is rebuilt. Returns
+    ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
+    """
+    n = lo.shape[0]
+    valid = fat_valid[0]
+    if valid:
+        for i in range(n):
+            if (
+                skip[i] != fat_skip[i]
+                or lo[i, 0] < fat_lo[i, 0]
+                or lo[i, 1] < fat_lo[i, 1]
+                or hi[i, 0] > fat_hi[i, 0]
+                or hi[i, 1] > fat_hi[i, 1]
+            ):
+                valid = False
+                break
+    if not valid:
+        for i in range(n):
+            fat_lo[i, 0] = lo[i, 0] - fat_margin
+            fat_lo[i, 1] = lo[i, 1] - fat_margin
+            fat_hi[i, 0] = hi[i, 0] + fat_margin
+            fat_hi[i, 1] = hi[i, 1] + fat_margin
+            fat_skip[i] = skip[i]
+        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip)
+        fat_valid[0] = True
+    keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
+    m = 0
+    for p in range(fat_pairs.shape[0]):
+        i = fat_pairs[p, 0]
+        j = fat_pairs[p, 1]
+        keep[p] = (
+            lo[j, 0] <= hi[i, 0] and lo[i, 0] <= hi[j, 0] and lo[j, 1] <= hi[i, 1] and lo[i, 1] <= hi[j, 1]
+        )
+        if keep[p]:
+            m += 1
+    pairs = np.empty((m, 2), dtype=np.int64)
+    m = 0
+    for p in range(fat_pairs.shape[0]):
+        if keep[p]:
+            pairs[m, 0] = fat_pairs[p, 0]
+            pairs[m, 1] = fat_pairs[p, 1]
+            m += 1
+    return pairs, fat_pairs
+
+
+@njit(cache=True)
 def collide(
     local_vertices: np.ndarray,
     vertex_count: np.ndarray,
@@ -45,13 +109,22 @@ def collide(
     world_vertices: np.ndarray,
     dt: float,
     base_speculative: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    fat_lo: np.ndarray,
+    fat_hi: np.ndarray,
+    fat_skip: np.ndarray,
+    fat_valid: np.ndarray,
+    fat_pairs: np.ndarray,
+    fat_margin: float,
+) -> tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray
+]:
     """Broadphase and manifolds: the contact points of this step, in pair order.
 
-    Writes world-space vertices into ``world_vertices (n, MAX_VERTICES, 2)``. Returns
-    ``(pairs (m, 2), pair_index (c,), key (c,), point_a (c, 2), point_b (c, 2), normal (c, 2),
-    separation (c,), c)``; the point arrays have room for two points per pair and only their
-    first ``c`` rows are used.
+    Writes world-space vertices into ``world_vertices (n, MAX_VERTICES, 2)``; ``fat_*`` is
+    the broadphase cache (see ``cached_pairs``). Returns ``(pairs (m, 2), pair_index (c,),
+    key (c,), point_a (c, 2), point_b (c, 2), normal (c, 2), separation (c,), c, fat_pairs)``;
+    the point arrays have room for two points per pair and only their first ``c`` rows are
+    used.
     """
     n = position.shape[0]
     transform_vertices(local_vertices, vertex_count, position, angle, world_vertices)
@@ -63,11 +136,18 @@ def collide(
     skip = np.empty(n, dtype=np.bool_)
     for i in range(n):
         skip[i] = not moving[i]
-    pairs = candidate_pairs(lo, hi, skip)
-    world_normals = np.zeros_like(world_vertices)
-    for i in range(n):
-        edge_normals(world_vertices[i], vertex_count[i], world_normals[i])
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, fat_margin)
+    # Edge normals only of bodies in some pair (a resting pile's static walls and far bodies
+    # need none); rows past a body's vertex count are never read.
     m = pairs.shape[0]
+    world_normals = np.empty_like(world_vertices)
+    has_normals = np.zeros(n, dtype=np.bool_)
+    for p in range(m):
+        for side in range(2):
+            i = pairs[p, side]
+            if not has_normals[i]:
+                has_normals[i] = True
+                edge_normals(world_vertices[i], vertex_count[i], world_normals[i])
     capacity = 2 * m
     pair_index = np.empty(capacity, dtype=np.int64)
     key = np.empty(capacity, dtype=np.int64)
@@ -116,7 +196,7 @@ def collide(
             normal[c, 1] = ny
             separation[c] = ps[q]
             c += 1
-    return pairs, pair_index, key, point_a, point_b, normal, separation, c
+    return pairs, pair_index, key, point_a, point_b, normal, separation, c, fat_pairs
 
 
 @njit(cache=True)
@@ -260,32 +340,36 @@ def prepare_points(
                     claimed |= 1 << (r - q)
                     found[k] = r
                     break
-        # Then the nearest unclaimed point of the same pair: a deep overlap can swap which
-        # face is the reference from one step to the next, which renames its points while
-        # the bodies barely move; losing their load at once would drop the bodies above.
-        for k in range(first, last):
-            if found[k] >= 0:
-                continue
-            mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
-            my = 0.5 * (point_a[k, 1] + point_b[k, 1])
-            best = -1
+        # Then renamed points, closest pair of (point, previous point) first: a deep overlap
+        # can swap which face is the reference from one step to the next, which renames its
+        # points while the bodies barely move; losing their load at once would drop the
+        # bodies above. Only along (nearly) the same normal: an impulse carried to another
+        # direction would push the wrong way every step.
+        while True:
+            best_k = -1
+            best_r = -1
             best_d2 = match_distance * match_distance
-            for r in range(q, prev_last):
-                if (claimed >> (r - q)) & 1:
+            for k in range(first, last):
+                if found[k] >= 0:
                     continue
-                # Only along (nearly) the same normal: an impulse carried to another
-                # direction would push the wrong way every step.
-                if prev_store[4, r] * normal[k, 0] + prev_store[5, r] * normal[k, 1] < match_cosine:
-                    continue
-                dx = prev_store[2, r] - mx
-                dy = prev_store[3, r] - my
-                d2 = dx * dx + dy * dy
-                if d2 < best_d2:
-                    best_d2 = d2
-                    best = r
-            if best >= 0:
-                claimed |= 1 << (best - q)
-                found[k] = best
+                mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+                my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+                for r in range(q, prev_last):
+                    if (claimed >> (r - q)) & 1:
+                        continue
+                    if prev_store[4, r] * normal[k, 0] + prev_store[5, r] * normal[k, 1] < match_cosine:
+                        continue
+                    dx = prev_store[2, r] - mx
+                    dy = prev_store[3, r] - my
+                    d2 = dx * dx + dy * dy
+                    if d2 < best_d2:
+                        best_d2 = d2
+                        best_k = k
+                        best_r = r
+            if best_k < 0:
+                break
+            claimed |= 1 << (best_r - q)
+            found[best_k] = best_r
         for k in range(first, last):
             r = found[k]
             if r < 0:

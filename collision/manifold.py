@@ -196,6 +196,8 @@ def manifold_kernel(
     edge_b = 0
     if ka >= 2:
         sep_a, edge_a = face_separation(a, an, ka, b, kb)
+        if sep_a > speculative:
+            return 0, 0.0, 0.0  # a separating axis: most broadphase pairs end here
     if kb >= 2:
         sep_b, edge_b = face_separation(b, bn, kb, a, ka)
     if sep_a > speculative or sep_b > speculative:

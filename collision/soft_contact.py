@@ -117,11 +117,13 @@ def _solve(
 
         # Friction first: non-penetration has the last word.
         for k in range(first, last):
+            limit = point[k, P_MU] * point[k, P_NI]
+            old = point[k, P_TI]
+            if limit == 0.0 and old == 0.0:
+                continue  # no load, no friction (speculative points, mostly)
             rta = point[k, P_RTA]
             rtb = point[k, P_RTB]
             vt = (vax - vbx) * tx + (vay - vby) * ty + wa * rta - wb * rtb
-            limit = point[k, P_MU] * point[k, P_NI]
-            old = point[k, P_TI]
             new = old - point[k, P_TMASS] * vt
             if new > limit:
                 new = limit
@@ -308,13 +310,17 @@ def soft_step(
     substeps: int,
     velocity_iterations: int,
     relax_iterations: int,
+    final_relax_iterations: int,
     contact_hertz: float,
     static_hertz_scale: float,
     damping_ratio: float,
     max_push: float,
     reference_weight: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Solve, integrate positions and relax over ``substeps`` substeps of ``dt`` seconds.
+    """Solve, integrate positions and relax over ``substeps`` substeps of ``dt`` seconds; the
+    last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
+    ends with (and the next one starts from) are converged: one relax pass leaves bodies
+    wedged under load with a velocity they do not move at.
 
     ``inv_mass``, ``inv_inertia (n,)``: zero for bodies that do not move this step;
     ``inv_mass_body (n,)`` the bodies' own (gravity applies where it and ``moving`` are set).
@@ -413,7 +419,8 @@ def soft_step(
             body[i, B_DX] += dx
             body[i, B_DY] += dy
             body[i, B_DA] += da
-        for _ in range(relax_iterations):
+        passes = relax_iterations + (final_relax_iterations if sub == substeps - 1 else 0)
+        for _ in range(passes):
             _solve(body, point, manifold, link, order, softness, inv_hs, False, True, max_push)
         for k in range(c):
             total_normal[k] += point[k, P_NI]

@@ -39,6 +39,7 @@ from collision.islands import update_sleep, wake_islands
 from collision.restitution import apply_restitution
 from collision.soft_contact import soft_step
 from collision.tolerances import (
+    BROADPHASE_FAT_MARGIN,
     CONTACT_DAMPING_RATIO,
     CONTACT_HERTZ,
     CONTACT_LOAD_MEMORY,
@@ -59,6 +60,10 @@ from collision.world import Contacts
 SUBSTEPS = 4
 VELOCITY_ITERATIONS = 1
 RELAX_ITERATIONS = 1
+#: Extra relax passes at the end of the last substep (see collision.soft_contact.soft_step):
+#: bodies wedged deep in a pile end the step nearly still instead of with a residual
+#: velocity they do not move at (about 5% of a step's time).
+FINAL_RELAX_ITERATIONS = 1
 
 
 @njit(cache=True)
@@ -91,6 +96,7 @@ def solve_contacts(
     substeps: int,
     velocity_iterations: int,
     relax_iterations: int,
+    final_relax_iterations: int,
     warm_start: bool,
     contact_hertz: float,
     static_hertz_scale: float,
@@ -186,6 +192,7 @@ def solve_contacts(
         substeps,
         velocity_iterations,
         relax_iterations,
+        final_relax_iterations,
         contact_hertz,
         static_hertz_scale,
         damping_ratio,
@@ -237,6 +244,12 @@ def iterative_step(
     sleep_time: np.ndarray,
     was_sleeping: np.ndarray,
     island: np.ndarray,
+    fat_lo: np.ndarray,
+    fat_hi: np.ndarray,
+    fat_skip: np.ndarray,
+    fat_valid: np.ndarray,
+    fat_pairs: np.ndarray,
+    fat_margin: float,
     sleep_enabled: bool,
     prev_a: np.ndarray,
     prev_b: np.ndarray,
@@ -250,6 +263,7 @@ def iterative_step(
     substeps: int,
     velocity_iterations: int,
     relax_iterations: int,
+    final_relax_iterations: int,
     warm_start: bool,
     contact_hertz: float,
     static_hertz_scale: float,
@@ -259,7 +273,7 @@ def iterative_step(
     load_memory: float,
     match_distance: float,
     match_cosine: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole iterative step over the world's arrays (one compiled call).
 
     Returns this step's contacts, one row per point, packed so that few arrays cross into
@@ -268,7 +282,8 @@ def iterative_step(
     total tangent impulse over the step (N s); ``store (6, c)`` rows the last substep's
     normal and tangent impulses, the points' middles x, y and normals x, y (the warm-start
     store);
-    ``state (c,) int8)``.
+    ``state (c,) int8``; ``fat_pairs``: the broadphase cache's pairs, kept for next step).
+    ``fat_*``: the broadphase cache (collision.contact_store.cached_pairs).
     """
     n = position.shape[0]
     moving = np.empty(n, dtype=np.bool_)
@@ -290,7 +305,7 @@ def iterative_step(
         if not sleeping[i]:
             island[i] = -1
         moving[i] = not (static[i] or sleeping[i])
-    pairs, pair_index, key, point_a, point_b, normal, separation, c = collide(
+    pairs, pair_index, key, point_a, point_b, normal, separation, c, fat_pairs = collide(
         local_vertices,
         vertex_count,
         position,
@@ -302,6 +317,12 @@ def iterative_step(
         world_vertices,
         dt,
         speculative_distance,
+        fat_lo,
+        fat_hi,
+        fat_skip,
+        fat_valid,
+        fat_pairs,
+        fat_margin,
     )
     body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi, state = solve_contacts(
         position,
@@ -332,6 +353,7 @@ def iterative_step(
         substeps,
         velocity_iterations,
         relax_iterations,
+        final_relax_iterations,
         warm_start,
         contact_hertz,
         static_hertz_scale,
@@ -382,19 +404,21 @@ def iterative_step(
         store[3, k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
         store[4, k] = normal[k, 0]
         store[5, k] = normal[k, 1]
-    return index, vectors, scalars, store, state
+    return index, vectors, scalars, store, state, fat_pairs
 
 
 class IterativeSolver:
     """The world's ``"iterative"`` solver: ``step(world, dt) -> Contacts``, ``reset()``.
 
     Settings (attributes, change at will): ``substeps`` per step, ``velocity_iterations`` and
-    ``relax_iterations`` (passes per substep), ``warm_start`` (bool), ``contact_hertz`` (1/s),
+    ``relax_iterations`` (passes per substep), ``final_relax_iterations`` (extra relax passes
+    at the end of the step), ``warm_start`` (bool), ``contact_hertz`` (1/s),
     ``static_hertz_scale`` (stiffer against bodies that do not move), ``damping_ratio``,
     ``max_push_speed`` (units/s), ``restitution_threshold`` (units/s), ``load_memory`` (0..1),
     ``speculative_distance`` (units, the speculative reach of bodies at rest),
     ``match_distance`` (units, how far a renamed contact point may be from last step's to
-    keep its impulses) and ``match_cosine`` (how close its normal must be).
+    keep its impulses) and ``match_cosine`` (how close its normal must be),
+    ``broadphase_margin`` (units the broadphase cache's boxes are grown by).
     """
 
     def __init__(
@@ -407,6 +431,7 @@ class IterativeSolver:
         self.substeps = int(substeps)
         self.velocity_iterations = int(velocity_iterations)
         self.relax_iterations = int(relax_iterations)
+        self.final_relax_iterations = FINAL_RELAX_ITERATIONS
         self.warm_start = bool(warm_start)
         self.contact_hertz = CONTACT_HERTZ
         self.static_hertz_scale = STATIC_CONTACT_HERTZ_SCALE
@@ -417,6 +442,7 @@ class IterativeSolver:
         self.speculative_distance = SPECULATIVE_DISTANCE
         self.match_distance = WARM_START_MATCH_DISTANCE
         self.match_cosine = WARM_START_MATCH_COSINE
+        self.broadphase_margin = BROADPHASE_FAT_MARGIN
         self.reset()
 
     def reset(self) -> None:
@@ -429,6 +455,15 @@ class IterativeSolver:
         self._sleep_time = np.zeros(0)
         self._was_sleeping = np.zeros(0, dtype=np.bool_)
         self._island = np.zeros(0, dtype=np.int64)
+        self._forget_pairs(0)
+
+    def _forget_pairs(self, n: int) -> None:
+        """Empty broadphase cache for ``n`` bodies."""
+        self._fat_lo = np.zeros((n, 2))
+        self._fat_hi = np.zeros((n, 2))
+        self._fat_skip = np.zeros(n, dtype=np.bool_)
+        self._fat_valid = np.zeros(1, dtype=np.bool_)
+        self._fat_pairs = np.zeros((0, 2), dtype=np.int64)
 
     def step(self, world: Any, dt: float) -> Contacts:
         """Advance ``world`` by ``dt`` seconds: contacts, response, positions; returns Contacts."""
@@ -436,7 +471,7 @@ class IterativeSolver:
         if self._sleep_time.shape[0] != n:
             self._resize(n)
         gravity = world._gravity
-        index, vectors, scalars, store, state = iterative_step(
+        index, vectors, scalars, store, state, self._fat_pairs = iterative_step(
             world._local_vertices,
             world._vertex_count,
             world._position,
@@ -454,6 +489,12 @@ class IterativeSolver:
             self._sleep_time,
             self._was_sleeping,
             self._island,
+            self._fat_lo,
+            self._fat_hi,
+            self._fat_skip,
+            self._fat_valid,
+            self._fat_pairs,
+            self.broadphase_margin,
             bool(world.sleep_enabled),
             self._prev_a,
             self._prev_b,
@@ -467,6 +508,7 @@ class IterativeSolver:
             self.substeps,
             self.velocity_iterations,
             self.relax_iterations,
+            self.final_relax_iterations,
             self.warm_start,
             self.contact_hertz,
             self.static_hertz_scale,
@@ -515,3 +557,4 @@ class IterativeSolver:
         island = np.full(n, -1, dtype=np.int64)
         island[:keep] = self._island[:keep]
         self._island = island
+        self._forget_pairs(n)

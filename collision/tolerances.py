@@ -149,3 +149,8 @@ WARM_START_MATCH_DISTANCE = 0.1
 #: contact point's normal and last step's for it to inherit that point's impulses (see
 #: WARM_START_MATCH_DISTANCE): an impulse carried to another direction pushes the wrong way.
 WARM_START_MATCH_COSINE = 0.98
+
+#: Margin (units) by which the iterative solver's cached broadphase boxes are grown: while
+#: every body's swept box stays inside its grown box, last pairs are filtered instead of
+#: sorting and sweeping again (Box2D's fat boxes use 0.1 m). Results do not depend on it.
+BROADPHASE_FAT_MARGIN = 0.1

@@ -223,13 +223,16 @@ def state_in_range(
     One pass without temporaries (the step's own check, every step); ``World._check_state``
     then says which entry is wrong.
     """
+    # Squared lengths (no hypot): a square that overflows fails here and the exact check
+    # decides. Written as "not (x <= limit)" so NaN fails too.
+    c2 = max_coordinate * max_coordinate
+    s2 = max_speed * max_speed
     for i in range(position.shape[0]):
-        # Written as "not (x <= limit)" so NaN fails too.
-        if not (math.hypot(position[i, 0], position[i, 1]) <= max_coordinate):
+        if not (position[i, 0] * position[i, 0] + position[i, 1] * position[i, 1] <= c2):
             return False
         if not (abs(angle[i]) <= max_coordinate):
             return False
-        if not (math.hypot(velocity[i, 0], velocity[i, 1]) <= max_speed):
+        if not (velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1] <= s2):
             return False
         if not (abs(angular_velocity[i]) <= max_angular_speed):
             return False
@@ -783,7 +786,7 @@ class World:
             STATE_LIMIT_FACTOR * MAX_SPEED,
             STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
         ):
-            self._check_state()  # raises, naming the first entry out of range
+            self._check_state()  # the exact check: raises, naming the first entry out of range
         # Angles written into the live array may lie outside [-pi, pi); the solvers wrap only the
         # bodies they move, so wrap the others here (in-range angles are left bit-identical).
         wrap_angles(self._angle)

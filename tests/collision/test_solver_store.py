@@ -1,0 +1,223 @@
+"""The iterative solver's contact store (collision/contact_store.py) and its rest in deep piles.
+
+- the cached broadphase gives exactly the pairs of a brute-force box test, step after step;
+- a contact point renamed between steps (other feature key) keeps last step's impulses when it
+  is near last step's point along (nearly) the same normal, and only then;
+- a deep, narrow pile of random polygons comes to rest without bursts, for several seeds.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from collision import Polygon, World
+from collision.contact_store import STATE_NEW, STATE_PERSISTING, cached_pairs, prepare_points
+from demo.bench import pile_shapes
+
+DT = 1.0 / 60.0
+
+
+def brute_force_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> list[tuple[int, int]]:
+    n = lo.shape[0]
+    out = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if skip[i] and skip[j]:
+                continue
+            overlap_x = lo[j, 0] <= hi[i, 0] and lo[i, 0] <= hi[j, 0]
+            overlap_y = lo[j, 1] <= hi[i, 1] and lo[i, 1] <= hi[j, 1]
+            if overlap_x and overlap_y:
+                out.append((i, j))
+    return out
+
+
+def test_cached_pairs_equal_brute_force_while_boxes_wander() -> None:
+    rng = np.random.default_rng(7)
+    n = 60
+    centre = rng.uniform(0.0, 10.0, size=(n, 2))
+    half = rng.uniform(0.1, 0.8, size=(n, 2))
+    skip = rng.random(n) < 0.2
+    fat_lo = np.zeros((n, 2))
+    fat_hi = np.zeros((n, 2))
+    fat_skip = np.zeros(n, dtype=np.bool_)
+    fat_valid = np.zeros(1, dtype=np.bool_)
+    fat_pairs = np.zeros((0, 2), dtype=np.int64)
+    rebuilds = 0
+    for step in range(200):
+        # Mostly tiny moves (the cache holds), now and then a jump or a skip flag change.
+        centre += rng.normal(0.0, 0.005, size=(n, 2))
+        if step % 37 == 0:
+            centre[rng.integers(n)] += rng.uniform(-2.0, 2.0, size=2)
+        if step % 51 == 0:
+            skip[rng.integers(n)] ^= True
+        lo = centre - half
+        hi = centre + half
+        before = fat_pairs
+        pairs, fat_pairs = cached_pairs(lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.1)
+        rebuilds += fat_pairs is not before
+        assert pairs.dtype == np.int64 and pairs.shape[1] == 2
+        assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
+    assert 1 < rebuilds < 200  # the cache was both used and rebuilt
+
+
+def _one_point_store(x: float, y: float, nx: float, ny: float, key: int, impulse: float) -> tuple:
+    """Last step's store with one point of pair (0, 1)."""
+    prev_a = np.array([0], dtype=np.int64)
+    prev_b = np.array([1], dtype=np.int64)
+    prev_key = np.array([key], dtype=np.int64)
+    prev_state = np.array([STATE_PERSISTING], dtype=np.int8)
+    prev_store = np.array([[impulse], [0.25 * impulse], [x], [y], [nx], [ny]])
+    return prev_a, prev_b, prev_key, prev_state, prev_store
+
+
+def _prepare(point: tuple[float, float], normal: tuple[float, float], key: int, prev: tuple) -> tuple:
+    """prepare_points for one overlapping point of pair (0, 1) (two unit-mass bodies at rest)."""
+    position = np.array([[0.0, 1.0], [0.0, -1.0]])
+    zeros2 = np.zeros((2, 2))
+    ones = np.ones(2)
+    pairs = np.array([[0, 1]], dtype=np.int64)
+    p = np.array([point])
+    return prepare_points(
+        position,
+        zeros2,
+        np.zeros(2),
+        ones,
+        ones,
+        np.full(2, 0.5),
+        np.zeros(2),
+        pairs,
+        np.array([0], dtype=np.int64),
+        np.array([key], dtype=np.int64),
+        p,
+        p.copy(),
+        np.array([normal]),
+        np.array([-0.01]),
+        1,
+        *prev,
+        DT,
+        True,
+        0.1,
+        0.98,
+    )
+
+
+@pytest.mark.parametrize(
+    ("offset", "turn", "inherits"),
+    [
+        (0.0, 0.0, True),  # same place, same normal, other key
+        (0.09, 0.0, True),  # within 0.1 units
+        (0.11, 0.0, False),  # too far
+        (0.0, math.radians(10.0), True),  # cos 10 deg = 0.985 >= 0.98
+        (0.0, math.radians(13.0), False),  # cos 13 deg = 0.974 < 0.98
+    ],
+)
+def test_renamed_point_inherits_impulses_only_when_near_and_parallel(
+    offset: float, turn: float, inherits: bool
+) -> None:
+    prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=2.0)
+    normal = (-math.sin(turn), math.cos(turn))
+    result = _prepare((offset, 0.0), normal, key=9, prev=prev)
+    normal_impulse, tangent_impulse, state = result[11], result[12], result[14]
+    if inherits:
+        assert normal_impulse[0] == 2.0 and tangent_impulse[0] == 0.5
+        assert state[0] == STATE_PERSISTING
+    else:
+        assert normal_impulse[0] == 0.0 and tangent_impulse[0] == 0.0
+        assert state[0] == STATE_NEW
+
+
+def test_two_renamed_points_do_not_share_one_previous_point() -> None:
+    # Last step: one point at x = 0 of pair (0, 1). Now two renamed points at x = -0.02 and
+    # x = +0.01: only the nearer one (the second) inherits.
+    prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=3.0)
+    position = np.array([[0.0, 1.0], [0.0, -1.0]])
+    ones = np.ones(2)
+    p = np.array([[-0.02, 0.0], [0.01, 0.0]])
+    result = prepare_points(
+        position,
+        np.zeros((2, 2)),
+        np.zeros(2),
+        ones,
+        ones,
+        np.full(2, 0.5),
+        np.zeros(2),
+        np.array([[0, 1]], dtype=np.int64),
+        np.array([0, 0], dtype=np.int64),
+        np.array([7, 8], dtype=np.int64),
+        p,
+        p.copy(),
+        np.array([[0.0, 1.0], [0.0, 1.0]]),
+        np.array([-0.01, -0.01]),
+        2,
+        *prev,
+        DT,
+        True,
+        0.1,
+        0.98,
+    )
+    np.testing.assert_array_equal(result[11], [0.0, 3.0])
+
+
+def test_same_key_wins_over_a_nearer_renamed_point() -> None:
+    # The point with last step's key takes its impulses even though the other is nearer.
+    prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=3.0)
+    position = np.array([[0.0, 1.0], [0.0, -1.0]])
+    ones = np.ones(2)
+    p = np.array([[0.001, 0.0], [0.05, 0.0]])
+    result = prepare_points(
+        position,
+        np.zeros((2, 2)),
+        np.zeros(2),
+        ones,
+        ones,
+        np.full(2, 0.5),
+        np.zeros(2),
+        np.array([[0, 1]], dtype=np.int64),
+        np.array([0, 0], dtype=np.int64),
+        np.array([9, 5], dtype=np.int64),
+        p,
+        p.copy(),
+        np.array([[0.0, 1.0], [0.0, 1.0]]),
+        np.array([-0.01, -0.01]),
+        2,
+        *prev,
+        DT,
+        True,
+        0.1,
+        0.98,
+    )
+    np.testing.assert_array_equal(result[11], [0.0, 3.0])
+
+
+def deep_pile(seed: int, count: int = 200, columns: int = 5) -> World:
+    """``count`` of the bench's random polygons dropped into a container ``columns`` wide:
+    about 40 bodies deep, so the bottom contacts carry a heavy load."""
+    world = World(gravity=(0.0, -10.0), solver="iterative", friction=0.6, restitution=0.0)
+    world.sleep_enabled = False
+    half = 0.8 * columns + 0.2
+    world.add_body(Polygon.box(2.0 * half + 2.0, 1.0), (0.0, -0.5), static=True)
+    world.add_body(Polygon.box(1.0, 100.0), (-half - 0.5, 50.0), static=True)
+    world.add_body(Polygon.box(1.0, 100.0), (half + 0.5, 50.0), static=True)
+    for index, (vertices, _, _) in enumerate(pile_shapes(seed, count)):
+        column = index % columns
+        row = index // columns
+        world.add_body(Polygon(vertices), ((column - 0.5 * (columns - 1)) * 1.6, 1.0 + 1.6 * row))
+    return world
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+def test_deep_pile_comes_to_rest_without_bursts(seed: int) -> None:
+    world = deep_pile(seed)
+    moving = ~np.asarray(world.static)
+    fastest = 0.0
+    for step in range(900):
+        world.step(DT)
+        if step >= 840:  # the last second: every step, not just the last one
+            fastest = max(fastest, float(np.linalg.norm(world.velocity[moving], axis=1).max()))
+    assert np.isfinite(world.position).all()
+    inside = np.abs(world.position[moving, 0]) < 0.8 * 5 + 0.2
+    assert inside.all()
+    assert fastest < 0.02
