@@ -140,20 +140,21 @@ def _fail(message: str, status: int = EXIT_FAILURE) -> int:
 
 
 def _engine_cache_cold() -> bool:
-    """True when some compiled engine module has no numba cache yet (the first run compiles)."""
+    """True when the compiled engine has no numba cache yet, or a module changed since its cache.
+
+    A module without any cache index while others have one is not counted: its kernels were
+    never called (numba writes a cache on first use), so the program will not wait for them.
+    """
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return False
     package = Path(__file__).resolve().parent.parent / "collision"
     cache = package / "__pycache__"
+    if not any(cache.glob("*.nbi")):
+        return True
     for source in package.glob("*.py"):
-        try:
-            if "@njit" not in source.read_text(encoding="utf-8"):
-                continue
-        except OSError:
-            continue
         # numba recompiles when the source is newer than its cache index.
         indexes = [p.stat().st_mtime for p in cache.glob(f"{source.stem}.*.nbi")]
-        if not indexes or max(indexes) < source.stat().st_mtime:
+        if indexes and max(indexes) < source.stat().st_mtime:
             return True
     return False
 
@@ -216,9 +217,9 @@ def _load_recording(path: Path) -> dict[str, Any]:
                 isinstance(f, dict)
                 and isinstance(f.get("dt"), int | float)
                 and isinstance(f.get("events"), list)
-            and isinstance(f.get("cursor"), list)
-            and len(f["cursor"]) == 2
-            and all(isinstance(c, int | float) and abs(c) < 1e12 for c in f["cursor"])
+                and isinstance(f.get("cursor"), list)
+                and len(f["cursor"]) == 2
+                and all(isinstance(c, int | float) and abs(c) < 1e12 for c in f["cursor"])
                 and all(
                     isinstance(e, list) and e and e[0] in ("input", "cursor", "scroll") for e in f["events"]
                 )
@@ -234,6 +235,22 @@ def _load_recording(path: Path) -> dict[str, Any]:
     if not data["frames"]:
         raise ValueError(f"--replay {path}: the recording has no frames")
     return data
+
+
+def _check_output(option: str, path: Path | None) -> str | None:
+    """Why ``path`` cannot be written (checked before a long run, not after it), or None."""
+    if path is None:
+        return None
+    if path.is_dir():
+        return f"{option} {path}: is a folder, not a file"
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent  # the first existing ancestor: the missing folders get created
+    if not folder.is_dir():
+        return f"{option} {path}: {folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{option} {path}: cannot write into {folder}"
+    return None
 
 
 def _run_program(args: argparse.Namespace) -> int:
@@ -262,8 +279,13 @@ def _run_program(args: argparse.Namespace) -> int:
             app.recording = []
         startup_s = None
         draw_calls: list[int] = []
+        # Whole frames (input, physics, drawing and the swap) and the swap alone: offscreen the
+        # swap waits for the rasteriser to finish the frame, with a window also for the monitor.
+        loop_ms: list[float] = []
+        swap_ms: list[float] = []
         saved = False
         while app.running and (frames is None or app.frame_count < frames):
+            t_loop = time.perf_counter()
             if ctx.is_window:
                 ctx.poll()
                 if ctx.should_close():
@@ -275,7 +297,11 @@ def _run_program(args: argparse.Namespace) -> int:
                 # Read the last frame before the swap: a window's back buffer is undefined after it.
                 app.save_screenshot(args.screenshot)
                 saved = True
+            t_swap = time.perf_counter()
             ctx.swap()
+            t_end = time.perf_counter()
+            swap_ms.append((t_end - t_swap) * 1000.0)
+            loop_ms.append((t_end - t_loop) * 1000.0)
             draw_calls.append(app.renderer.draw_calls)
             if startup_s is None:
                 startup_s = _seconds_since_start()
@@ -297,9 +323,12 @@ def _run_program(args: argparse.Namespace) -> int:
                 "size": f"{width}x{height}",
                 "backend": ctx.kind,
                 "startup_s": round(startup_s, 3) if startup_s is not None else None,
-                "frame_ms_median": _median(app.profile["frame_ms"]),
+                "frame_ms_median": _median(loop_ms),
+                "frame_work_ms_median": _median(app.profile["frame_ms"]),
+                "swap_ms_median": _median(swap_ms),
                 "physics_ms_median": _median(app.profile["physics_ms"]),
                 "draw_ms_median": _median(app.profile["draw_ms"]),
+                "draw_cpu_ms_median": _median(app.profile["draw_cpu_ms"]),
                 "draw_build_ms_median": _median(app.profile["draw_build_ms"]),
                 "draw_gl_ms_median": _median(app.profile["draw_gl_ms"]),
                 "step_ms_median": _median(list(app.step_ms)),
@@ -377,6 +406,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name:12s} {description}")
         return 0
     problem = scenes.check_scene_name(args.scene)  # a name, or a JSON scene file that must load
+    problem = (
+        problem or _check_output("--screenshot", args.screenshot) or _check_output("--record", args.record)
+    )
     if problem is not None:
         return _fail(problem, EXIT_USAGE)
     from demo.context import ContextError, NoDisplayError  # noqa: PLC0415

@@ -1,8 +1,12 @@
 """Drawing: per-frame numpy batches -> one upload and one draw call each.
 
-Four batches, whatever the number of bodies: fills (triangles), lines (outlines and overlays),
-points (particles and contact points) and text. Shaders live in shaders/<name>.vert/.frag and
-are loaded by name. Every vertex is 8 float32: x, y, u, v, r, g, b, a.
+Four batches, whatever the number of bodies: fills (triangles, with the polygons' outlines
+drawn by the fill shader), lines (segment bodies and overlays), points (particles and contact
+points) and text. Shaders live in shaders/<name>.vert/.frag and are loaded by name. A line,
+point or text vertex is 8 float32: x, y, u, v, r, g, b, a; a fill vertex adds an outline
+code (which sides of its triangle are on the outline, and in which colour) and its body: 10
+float32. The bodies' fills are uploaded once (in local coordinates) and placed by the vertex
+shader from a texture of the bodies' poses, which is all that changes from frame to frame.
 
 Import this module only after demo.context has made a context current: PyOpenGL must not be
 imported before the context module has chosen its platform.
@@ -13,6 +17,7 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from OpenGL import GL
@@ -24,6 +29,13 @@ SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
 
 #: Floats per vertex: position (2), texture coordinate (2), colour (4).
 VERTEX_FLOATS = 8
+#: Floats per fill vertex: VERTEX_FLOATS, the outline code (see _fan_outline) and the body
+#: (index + 1, whose pose the vertex shader applies to a local position; 0: world position).
+FILL_FLOATS = 10
+#: Bodies per row of the pose texture (x, y, cos, sin per texel).
+POSE_WIDTH = 1024
+#: Outline width (framebuffer pixels) of the polygons, as the original's 1-pixel lines.
+OUTLINE_PX = 1.0
 BACKGROUND = (0.2, 0.2, 0.2)
 #: The original's noise texture: 128 x 128, texture coordinate = local vertex * 0.06.
 NOISE_SIZE = 128
@@ -44,6 +56,8 @@ STATIC_FILL = argb(0x808080FF)
 MOVING_FILL = argb(0x8080FF80)
 STATIC_OUTLINE = argb(0xFF8080FF)
 MOVING_OUTLINE = argb(0xFF00A000)
+#: The fill shader's outline colours by code // 8: none, moving, static.
+OUTLINE_COLORS = np.array([(0.0, 0.0, 0.0, 0.0), MOVING_OUTLINE, STATIC_OUTLINE], dtype=np.float32)
 
 
 class ShaderError(RuntimeError):
@@ -89,6 +103,35 @@ def _vertex_array(positions: np.ndarray, texcoords: np.ndarray | None, colors: n
     return out
 
 
+def _fill_array(
+    positions: np.ndarray,
+    texcoords: np.ndarray,
+    colors: np.ndarray,
+    outline: np.ndarray | None = None,
+) -> np.ndarray:
+    """Fill vertices (FILL_FLOATS float32 each, three per triangle, in order).
+
+    ``outline`` (m,): the outline code of each vertex (see :func:`_fan_outline`); None: no outline.
+    """
+    out = np.empty((len(positions), FILL_FLOATS), dtype=np.float32)
+    out[:, 0:8] = _vertex_array(positions, texcoords, colors)
+    out[:, 8] = 0.0 if outline is None else outline
+    out[:, 9] = 0.0  # world coordinates, no body
+    return out
+
+
+def _fan_outline(j: np.ndarray, count: np.ndarray, static: np.ndarray) -> np.ndarray:
+    """Outline codes (3 * len(j),) of fan triangles (0, j + 1, j + 2) of ``count``-gons.
+
+    A code is (sides drawn: bit i for the side opposite corner i) + 8 * (1 moving, 2 static):
+    side (j + 1, j + 2), opposite corner 0, is always on the outline; side (0, j + 1), opposite
+    corner 2, only for the first triangle; side (j + 2, 0), opposite corner 1, for the last.
+    """
+    sides = 1 + 2 * (j == count - 3) + 4 * (j == 0)
+    code = sides + 8 * (1 + np.asarray(static, dtype=np.int64))
+    return np.repeat(code, 3).astype(np.float32)
+
+
 def body_geometry(
     world_vertices: np.ndarray,
     local_vertices: np.ndarray,
@@ -98,8 +141,9 @@ def body_geometry(
     """Fills, outlines and points for every body.
 
     ``world_vertices``, ``local_vertices``: (n, MAXV, 2); ``vertex_count`` (n,); ``static`` (n,)
-    bool. Returns float32 vertex arrays: fills (3 * triangles, 8) as triangle fans from vertex 0,
-    outlines (2 * edges, 8) as a line list (a segment is one line), points (particles, 8).
+    bool. Returns float32 vertex arrays: fills (3 * triangles, FILL_FLOATS) as triangle fans from
+    vertex 0, carrying the polygons' outlines; lines (2 * segments, 8) as a line list (segment
+    bodies, whose outline is their one line); points (particles, 8).
     """
     n, maxv = world_vertices.shape[0], world_vertices.shape[1]
     count = np.asarray(vertex_count, dtype=np.int64)
@@ -108,23 +152,22 @@ def body_geometry(
     line_colors = np.array([MOVING_OUTLINE, STATIC_OUTLINE], dtype=np.float32)
     if n == 0:
         empty = np.zeros((0, VERTEX_FLOATS), dtype=np.float32)
-        return empty, empty, empty
+        return np.zeros((0, FILL_FLOATS), dtype=np.float32), empty, empty
 
     # Triangle fans: triangle j of a k-gon is (0, j + 1, j + 2), for j < k - 2.
     tri = np.arange(max(maxv - 2, 0))
     body, j = np.nonzero(tri[None, :] < (count - 2)[:, None])
     corners = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1)
-    fills = _vertex_array(
+    fills = _fill_array(
         world_vertices[body[:, None], corners].reshape(-1, 2),
         (local_vertices[body[:, None], corners] * NOISE_TEXCOORD_SCALE).reshape(-1, 2),
         np.repeat(fill_colors[is_static[body].astype(np.int64)], 3, axis=0),
+        _fan_outline(j, count[body], is_static[body]),
     )
 
-    # Outlines: edge i of a polygon joins i and i + 1 (wrapping); a segment is its one edge.
-    edge = np.arange(maxv)
-    edge_count = np.where(count >= 3, count, np.where(count == 2, 1, 0))
-    body, i = np.nonzero(edge[None, :] < edge_count[:, None])
-    ends = np.stack([i, (i + 1) % np.maximum(count[body], 1)], axis=1)
+    # A segment body is drawn as its one line (a polygon's outline is drawn with its fill).
+    body = np.nonzero(count == 2)[0]
+    ends = np.broadcast_to(np.array([0, 1]), (len(body), 2))
     lines = _vertex_array(
         world_vertices[body[:, None], ends].reshape(-1, 2),
         None,
@@ -153,6 +196,54 @@ class BodyMesh:
         self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.fill_body = np.zeros(0, dtype=np.int64)
+        self._local_fills = np.zeros((0, FILL_FLOATS), dtype=np.float32)
+        self._built = 0  # rebuilds so far: the bodies' part of the key of _colored
+        self._colored: tuple[int, tuple[Any, ...], np.ndarray] | None = None
+        #: Changes whenever :meth:`body_fills` returns different vertices (the renderer re-uploads).
+        self.version = 0
+        self._poses = np.zeros((0, 4), dtype=np.float32)
+
+    def body_fills(
+        self,
+        local_vertices: np.ndarray,
+        vertex_count: np.ndarray,
+        static: np.ndarray,
+        colors: Mapping[int, tuple[float, float, float, float]] | None = None,
+    ) -> np.ndarray:
+        """The bodies' fills in local coordinates with their body (column 9 = index + 1), for
+        the vertex shader to place with :meth:`poses`; ``colors`` overrides bodies' fill colours.
+
+        Rebuilt (and :attr:`version` bumped) only when the bodies or the colours change.
+        """
+        self._check(local_vertices, vertex_count, static)
+        key = tuple(sorted((int(b), tuple(map(float, c))) for b, c in (colors or {}).items()))
+        if self._colored is None or self._colored[0] != self._built or self._colored[1] != key:
+            fills = self._local_fills
+            if colors:
+                fills = recolor_fills(fills, self.fill_body, colors)
+            self._colored = (self._built, key, fills)
+            self.version += 1
+        return self._colored[2]
+
+    def poses(self, position: np.ndarray, angle: np.ndarray) -> np.ndarray:
+        """``(rows * POSE_WIDTH, 4)`` float32 texels (x, y, cos, sin) of the bodies, zero-padded."""
+        n = len(angle)
+        rows = max((n + POSE_WIDTH - 1) // POSE_WIDTH, 1)
+        if len(self._poses) != rows * POSE_WIDTH:
+            self._poses = np.zeros((rows * POSE_WIDTH, 4), dtype=np.float32)
+        poses = self._poses
+        poses[:n, 0:2] = position
+        poses[:n, 2] = np.cos(angle)
+        poses[:n, 3] = np.sin(angle)
+        return poses
+
+    def _check(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
+        if (
+            self._templates is None
+            or self._local is not local_vertices
+            or not np.array_equal(self._static, static)
+        ):
+            self._rebuild(local_vertices, vertex_count, static)
 
     def update(
         self,
@@ -160,18 +251,18 @@ class BodyMesh:
         local_vertices: np.ndarray,
         vertex_count: np.ndarray,
         static: np.ndarray,
+        fills: bool = True,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Same arguments and results as :func:`body_geometry` (the arrays are reused: copy to keep)."""
-        if (
-            self._templates is None
-            or self._local is not local_vertices
-            or not np.array_equal(self._static, static)
-        ):
-            self._rebuild(local_vertices, vertex_count, static)
+        """Same arguments and results as :func:`body_geometry` (the arrays are reused: copy to keep).
+
+        ``fills=False``: the fills are not brought up to date (drawn from :meth:`body_fills`).
+        """
+        self._check(local_vertices, vertex_count, static)
         assert self._templates is not None and self._gather is not None
         flat = world_vertices.reshape(-1, 2)
-        for template, index in zip(self._templates, self._gather, strict=True):
-            template[:, 0:2] = flat[index]
+        for number, (template, index) in enumerate(zip(self._templates, self._gather, strict=True)):
+            if number or fills:
+                template[:, 0:2] = flat[index]
         return self._templates
 
     def _rebuild(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
@@ -186,6 +277,11 @@ class BodyMesh:
         self._templates = templates
         self._local = local_vertices
         self._static = np.array(static, dtype=bool)
+        local = templates[0].copy()
+        local[:, 0:2] = local_vertices.reshape(-1, 2)[gather[0]]
+        local[:, 9] = self.fill_body + 1
+        self._local_fills = local
+        self._built += 1
 
 
 #: Arrow heads: length as a fraction of the arrow, capped (world units), and half-angle (rad).
@@ -234,7 +330,7 @@ class LineBatch:
             j = np.arange(k - 2)
             tri = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1).ravel()
             colors = np.broadcast_to(np.asarray(fill, dtype=np.float32), (len(tri), 4))
-            self._fills.append(_vertex_array(v[tri], v[tri] * NOISE_TEXCOORD_SCALE, colors))
+            self._fills.append(_fill_array(v[tri], v[tri] * NOISE_TEXCOORD_SCALE, colors))
         if outline is not None and k >= 2:
             ends = np.arange(k if k >= 3 else 1)
             self.add_lines(np.stack([v[ends], v[(ends + 1) % k]], axis=1), outline)
@@ -275,7 +371,7 @@ class LineBatch:
         self._labels.append((str(text), np.asarray(point, dtype=np.float64).reshape(2), color))
 
     def fills(self) -> np.ndarray:
-        return np.concatenate(self._fills) if self._fills else np.zeros((0, VERTEX_FLOATS), np.float32)
+        return np.concatenate(self._fills) if self._fills else np.zeros((0, FILL_FLOATS), np.float32)
 
     def labels(self) -> list[tuple[str, np.ndarray, tuple[float, float, float, float]]]:
         return list(self._labels)
@@ -354,15 +450,21 @@ def load_program(name: str, shader_dir: Path = SHADER_DIR) -> int:
 
 
 class _Stream:
-    """A vertex array + buffer re-filled every frame with one upload."""
+    """A vertex array + buffer re-filled every frame with one upload.
 
-    def __init__(self) -> None:
+    ``floats``: floats per vertex (VERTEX_FLOATS, or FILL_FLOATS with the outline code).
+    """
+
+    def __init__(self, floats: int = VERTEX_FLOATS) -> None:
         self.vao = int(GL.glGenVertexArrays(1))
         self.vbo = int(GL.glGenBuffers(1))
         GL.glBindVertexArray(self.vao)
         GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
-        stride = VERTEX_FLOATS * 4
-        for location, offset, size in ((0, 0, 2), (1, 8, 2), (2, 16, 4)):
+        stride = floats * 4
+        layout = [(0, 0, 2), (1, 8, 2), (2, 16, 4)]
+        if floats == FILL_FLOATS:
+            layout += [(3, 32, 1), (4, 36, 1)]
+        for location, offset, size in layout:
             GL.glEnableVertexAttribArray(location)
             GL.glVertexAttribPointer(
                 location, size, GL.GL_FLOAT, GL.GL_FALSE, stride, ctypes.c_void_p(offset)
@@ -375,6 +477,33 @@ class _Stream:
         GL.glBufferData(
             GL.GL_ARRAY_BUFFER, vertices.nbytes, np.ascontiguousarray(vertices), GL.GL_STREAM_DRAW
         )
+
+
+class _FillBuffer(_Stream):
+    """The fill vertex buffer: the bodies' fills (kept while their version holds), then overlays."""
+
+    def __init__(self) -> None:
+        super().__init__(FILL_FLOATS)
+        self.capacity = 0  # vertices
+        self.version = -1
+        self.body_count = 0  # vertices of the bodies' part
+
+    def fill(self, body_fills: np.ndarray, version: int, fills: np.ndarray) -> int:
+        """Bring the buffer up to date; returns the number of vertices to draw."""
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        stride = FILL_FLOATS * 4
+        bodies, total = len(body_fills), len(body_fills) + len(fills)
+        if total > self.capacity or version != self.version or bodies != self.body_count:
+            # Room for the overlays to grow without re-sending the bodies every frame.
+            self.capacity = max(total + total // 2, 1024)
+            GL.glBufferData(GL.GL_ARRAY_BUFFER, self.capacity * stride, None, GL.GL_DYNAMIC_DRAW)
+            if bodies:
+                GL.glBufferSubData(GL.GL_ARRAY_BUFFER, 0, body_fills.nbytes, np.ascontiguousarray(body_fills))
+            self.version, self.body_count = version, bodies
+        if len(fills):
+            GL.glBufferSubData(GL.GL_ARRAY_BUFFER, bodies * stride, fills.nbytes, np.ascontiguousarray(fills))
+        return total
 
 
 def _texture(image: np.ndarray, repeat: bool) -> int:
@@ -403,6 +532,19 @@ def _texture(image: np.ndarray, repeat: bool) -> int:
     return texture
 
 
+UNIFORMS = (
+    "transform",
+    "noise",
+    "point_size",
+    "viewport",
+    "atlas",
+    "outline_px",
+    "outline_colors",
+    "poses",
+    "pose_width",
+)
+
+
 class Renderer:
     """Owns the programs, buffers and textures; draws a frame with a constant number of calls.
 
@@ -414,9 +556,34 @@ class Renderer:
         self._uniform = {
             (name, u): GL.glGetUniformLocation(program, u)
             for name, program in self.programs.items()
-            for u in ("transform", "noise", "point_size", "viewport", "atlas")
+            for u in UNIFORMS
         }
-        self.streams = {kind: _Stream() for kind in ("fill", "line", "point", "text")}
+        self.streams = {kind: _Stream() for kind in ("line", "point", "text")}
+        # Two fill buffers used in turn, each holding the bodies' fills (uploaded when they
+        # change) followed by this frame's overlay fills: writing the one the previous frame
+        # may still be drawing from would make the driver wait for it.
+        self.fill_buffers = [_FillBuffer(), _FillBuffer()]
+        self._fill_turn = 0
+        self.pose_texture = int(GL.glGenTextures(1))
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.pose_texture)
+        for parameter, value in (
+            (GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+            (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+            (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+            (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+        ):
+            GL.glTexParameteri(GL.GL_TEXTURE_2D, parameter, value)
+        self._pose_rows = 0
+        # Uniforms that never change are set once: a program keeps its uniform values.
+        GL.glUseProgram(self.programs["fill"])
+        GL.glUniform1i(self._uniform["fill", "noise"], 0)
+        GL.glUniform1i(self._uniform["fill", "poses"], 1)
+        GL.glUniform1i(self._uniform["fill", "pose_width"], POSE_WIDTH)
+        GL.glUniform1f(self._uniform["fill", "outline_px"], OUTLINE_PX)
+        GL.glUniform4fv(self._uniform["fill", "outline_colors"], 3, OUTLINE_COLORS)
+        GL.glUseProgram(self.programs["text"])
+        GL.glUniform1i(self._uniform["text", "atlas"], 0)
+        GL.glUseProgram(0)
         self.noise_texture = _texture(noise_texture(), repeat=True)
         self.text_scale = max(int(text_scale), 1)
         self.atlas = GlyphAtlas(BASE_FONT_PX * self.text_scale)
@@ -449,8 +616,15 @@ class Renderer:
         lines: np.ndarray,
         points: np.ndarray,
         text: np.ndarray,
+        bodies: tuple[np.ndarray, int, np.ndarray] | None = None,
     ) -> None:
-        """Clear and draw one frame into ``framebuffer`` of ``width`` x ``height`` pixels."""
+        """Clear and draw one frame into ``framebuffer`` of ``width`` x ``height`` pixels.
+
+        ``fills`` (world coordinates), ``lines``, ``points``, ``text``: this frame's batches.
+        ``bodies``: ``(fills, version, poses)`` from :class:`BodyMesh` (``body_fills``, its
+        ``version``, ``poses``): the bodies' fills, re-uploaded only when ``version`` changes,
+        drawn in the same call as ``fills``.
+        """
         self.draw_calls = 0
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, framebuffer)
         if width <= 0 or height <= 0:
@@ -463,14 +637,23 @@ class Renderer:
         GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
         transform = camera.matrix()
 
-        if len(fills):
+        body_fills, version, poses = bodies if bodies is not None else (fills[:0], -1, None)
+        if len(fills) or len(body_fills):
             program = self.programs["fill"]
             GL.glUseProgram(program)
             GL.glUniformMatrix4fv(self._uniform["fill", "transform"], 1, GL.GL_TRUE, transform)
             GL.glActiveTexture(GL.GL_TEXTURE0)
             GL.glBindTexture(GL.GL_TEXTURE_2D, self.noise_texture)
-            GL.glUniform1i(self._uniform["fill", "noise"], 0)
-            self._draw("fill", fills, GL.GL_TRIANGLES)
+            GL.glActiveTexture(GL.GL_TEXTURE1)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.pose_texture)
+            if poses is not None and len(body_fills):
+                self._upload_poses(poses)
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            buffer = self.fill_buffers[self._fill_turn]
+            self._fill_turn = 1 - self._fill_turn
+            count = buffer.fill(body_fills, version, fills)
+            GL.glDrawArrays(GL.GL_TRIANGLES, 0, count)
+            self.draw_calls += 1
         if len(lines) or len(points):
             GL.glUseProgram(self.programs["line"])
             GL.glUniformMatrix4fv(self._uniform["line", "transform"], 1, GL.GL_TRUE, transform)
@@ -484,9 +667,20 @@ class Renderer:
             GL.glUniform2f(self._uniform["text", "viewport"], float(width), float(height))
             GL.glActiveTexture(GL.GL_TEXTURE0)
             GL.glBindTexture(GL.GL_TEXTURE_2D, self.atlas_texture)
-            GL.glUniform1i(self._uniform["text", "atlas"], 0)
             self._draw("text", text, GL.GL_TRIANGLES)
         GL.glBindVertexArray(0)
+
+    def _upload_poses(self, poses: np.ndarray) -> None:
+        """``poses (rows * POSE_WIDTH, 4)`` float32 into the bound pose texture (RGBA32F)."""
+        rows = len(poses) // POSE_WIDTH
+        data = np.ascontiguousarray(poses, dtype=np.float32)
+        if rows != self._pose_rows:
+            GL.glTexImage2D(
+                GL.GL_TEXTURE_2D, 0, GL.GL_RGBA32F, POSE_WIDTH, rows, 0, GL.GL_RGBA, GL.GL_FLOAT, data
+            )
+            self._pose_rows = rows
+        else:
+            GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, POSE_WIDTH, rows, GL.GL_RGBA, GL.GL_FLOAT, data)
 
     def _draw(self, kind: str, vertices: np.ndarray, mode: int) -> None:
         stream = self.streams[kind]

@@ -6,6 +6,8 @@ turns strings into textured quads (float32 vertices in framebuffer pixels) with 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
@@ -72,6 +74,9 @@ class TextBatch:
         # Each line's quads are laid out once at the origin and then only moved: the overlay's
         # lines rarely change from frame to frame.
         self._cache: dict[str, np.ndarray] = {}
+        # Whole blocks of placed lines (the help, the stats): the same from frame to frame
+        # except for their colour while they fade.
+        self._blocks: dict[tuple[tuple[str, float, float], ...], np.ndarray] = {}
 
     def clear(self) -> None:
         self._parts = []
@@ -119,6 +124,32 @@ class TextBatch:
         placed[:, 1] += np.float32(round(y))
         placed[:, 4:8] = color
         self._parts.append(placed)
+
+    def add_block(
+        self, lines: Sequence[tuple[str, float, float]], color: tuple[float, float, float, float]
+    ) -> None:
+        """Several ``(text, x, y)`` lines in one ``color``, as :meth:`add` each would draw them."""
+        if color[3] <= 0.0 or not lines:
+            return
+        key = tuple((text, float(round(x)), float(round(y))) for text, x, y in lines)
+        placed = self._blocks.get(key)
+        if placed is None:
+            parts = []
+            for text, x, y in key:
+                quads = self._layout(text) if text else np.zeros((0, 8), dtype=np.float32)
+                moved = quads.copy()
+                moved[:, 0] += np.float32(x)
+                moved[:, 1] += np.float32(y)
+                parts.append(moved)
+            placed = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.float32)
+            if len(self._blocks) > 16:
+                self._blocks.clear()
+            self._blocks[key] = placed
+        if len(placed) == 0:
+            return
+        block = placed.copy()
+        block[:, 4:8] = color
+        self._parts.append(block)
 
     def vertices(self) -> np.ndarray:
         """All quads added since ``clear``: (6 * glyphs, 8) float32."""

@@ -7,17 +7,15 @@ than ``MAX_WALL_DEPTH``; total energy (kinetic + gravitational) never grows duri
 windows without input; memory (RSS) flat. The figures (steps/s, max KE, memory) are printed
 for README's Reliability section. ``SOAK_STEPS`` in the environment shortens the run.
 
-The soak runs in a child process: ``demo.app`` imports OpenGL (through demo.render), and
-PyOpenGL fixes its platform at the first import, which must stay demo.context's choice for the
-GL tests in this session. (Moving ``attraction_forces`` and ``fire`` into a GL-free module
-would let this run in-process.)
+The program's actions live in demo.actions (no OpenGL), so the soak drives a
+:class:`demo.actions.Simulation` in-process: the same ``fire``, ``apply_mouse_forces`` and
+``do("regenerate")`` that the window runs.
 """
 
 from __future__ import annotations
 
+import io
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,7 @@ from typing import Any
 import numpy as np
 
 from demo import scenes
-
-ROOT = Path(__file__).resolve().parents[2]
+from demo.actions import Simulation
 
 STEPS = int(os.environ.get("SOAK_STEPS", "20000"))
 BODIES = 999
@@ -43,34 +40,6 @@ REGENERATE_AT = (STEPS // 4, STEPS // 2, 3 * STEPS // 4)
 
 def _rss() -> int:
     return int(Path("/proc/self/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-
-
-def _driver_class() -> type:
-    from demo.app import App  # imports OpenGL: only ever in the child process
-
-    class Driver(_DriverBase):
-        fire = App.fire
-        apply_mouse_forces = App._apply_mouse_forces
-
-    return Driver
-
-
-class _DriverBase:
-    """Just the parts of :class:`demo.app.App` that ``App.fire`` and ``App._apply_mouse_forces``
-    read, so the soak runs the program's own action code without a GL context."""
-
-    def __init__(self, scene: scenes.Scene) -> None:
-        self._scene = scene
-        self.held: set[str] = set()
-        self.shots: list[Any] = []
-        self.cursor = np.array([50.0, 50.0])
-
-    @property
-    def world(self) -> Any:
-        return self._scene.world
-
-    def cursor_world(self) -> np.ndarray:
-        return self.cursor.copy()
 
 
 def _energy(world: Any) -> float:
@@ -103,10 +72,9 @@ def _check_state(world: Any, step: int) -> None:
 
 def soak() -> None:
     """The soak itself (run in a child process by the test); raises AssertionError on failure."""
-    make_driver: Any = _driver_class()
     rng = np.random.default_rng(2026)
-    scene = scenes.build_scene("rigid", seed=0, bodies=BODIES)
-    driver = make_driver(scene)
+    driver = Simulation(scenes.build_scene("rigid", seed=0, bodies=BODIES), out=io.StringIO())
+    scene = driver.scene
     dt = scene.dt
     max_ke = 0.0
     quiet_rises: list[float] = []
@@ -125,9 +93,11 @@ def soak() -> None:
             quiet_rises.append((_energy(scene.world) - quiet_start_energy) / scale)
             quiet_start_energy = None
         if step in REGENERATE_AT:
-            # The program's `r`: the same scene, next seed, the current body count.
-            scene = scenes.build_scene("rigid", seed=scene.seed + 1, bodies=scene.world.body_count)
-            driver = make_driver(scene)
+            # The program's Space: the same scene, next seed, the current body count.
+            seed = scene.seed
+            driver.do("regenerate")
+            assert driver.scene.seed == seed + 1 and driver.world.body_count == BODIES
+            scene = driver.scene
             quiet_start_energy = None
         if quiet:
             driver.held.clear()
@@ -139,7 +109,7 @@ def soak() -> None:
                 choice = rng.choice(["attract", "repel", "fire", "none"], p=[0.35, 0.3, 0.2, 0.15])
                 if choice != "none":
                     driver.held.add(str(choice))
-                driver.cursor = rng.uniform(5.0, 95.0, 2)
+                driver.aim = rng.uniform(5.0, 95.0, 2)
                 action_left = int(rng.integers(30, 180))
             action_left -= 1
             if "fire" in driver.held:
@@ -171,10 +141,7 @@ def soak() -> None:
     assert rss_growth <= MAX_RSS_GROWTH, f"memory grew {rss_growth / 2**20:.1f} MiB"
 
 
-def test_soak_rigid_999() -> None:
-    code = "from tests.demo.test_soak import soak; soak()"
-    child = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900, check=False
-    )
-    print("\n" + child.stdout.strip())
-    assert child.returncode == 0, child.stderr[-4000:]
+def test_soak_rigid_999(capsys: Any) -> None:
+    soak()
+    with capsys.disabled():
+        print("\n" + capsys.readouterr().out.strip())

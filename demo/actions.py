@@ -1,0 +1,314 @@
+"""The program's actions on the world, without OpenGL: mouse forces, bullets, material keys,
+regeneration, scene and solver switching, pausing and the fixed-step accumulator.
+
+:class:`Simulation` is the world-side half of the program; ``demo.app.App`` adds the window,
+the camera and the drawing on top of it. Tests and the soak drive a ``Simulation`` directly,
+in-process, because nothing here imports OpenGL (whose platform choice must stay
+demo.context's).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections import deque
+from typing import Any, TextIO
+
+import numpy as np
+
+from collision.world import SOLVER_NAMES
+from demo import scenes
+
+#: The original's attractor (T7 GameCode.cpp): 500 force units, none within 10 units of the
+#: cursor when attracting, full strength from 25 on; repulsion is the mirror image.
+ATTRACT_FORCE, ATTRACT_DEAD_ZONE, ATTRACT_FULL_AT = 500.0, 10.0, 25.0
+#: Bullets: the original laser's 15000 force held for one 1/40 s step is an impulse of 375 N s,
+#: at most one shot per 0.2 s, along a ray 1000 units long. A shot's line fades over 0.5 s.
+BULLET_IMPULSE, FIRE_INTERVAL, BULLET_RANGE, SHOT_FADE_S = 15000.0 / 40.0, 0.2, 1000.0, 0.5
+#: At most this many physics steps per drawn frame; longer frames drop the backlog (no spiral).
+MAX_STEPS_PER_FRAME = 5
+#: Material keys: (step, maximum) of the original's 7/4, 8/5, 9/6.
+FRICTION_STEP, FRICTION_MAX = 0.05, 1.0
+RESTITUTION_STEP, RESTITUTION_MAX = 0.05, 1.0
+STATIC_FRICTION_STEP, STATIC_FRICTION_MAX = 0.01, 1.5
+#: Solver order for `m`.
+SOLVER_CYCLE = ("tutorial", "iterative", "arcade")
+
+MATERIAL_KEYS = {
+    "friction_up": ("friction", FRICTION_STEP, FRICTION_MAX),
+    "friction_down": ("friction", -FRICTION_STEP, FRICTION_MAX),
+    "restitution_up": ("restitution", RESTITUTION_STEP, RESTITUTION_MAX),
+    "restitution_down": ("restitution", -RESTITUTION_STEP, RESTITUTION_MAX),
+    "static_friction_up": ("static_friction", STATIC_FRICTION_STEP, STATIC_FRICTION_MAX),
+    "static_friction_down": ("static_friction", -STATIC_FRICTION_STEP, STATIC_FRICTION_MAX),
+}
+
+
+def attraction_forces(points: np.ndarray, cursor: np.ndarray, attract: bool) -> np.ndarray:
+    """The original's attract/repulse force on bodies at ``points (n, 2)`` from ``cursor (2,)``: (n, 2).
+
+    Attract: toward the cursor, 0 within ATTRACT_DEAD_ZONE, ramping to ATTRACT_FORCE at
+    ATTRACT_FULL_AT. Repulse: away, ATTRACT_FORCE within the dead zone, fading to 0 at FULL_AT.
+    """
+    offset = cursor[None, :] - points
+    dist = np.hypot(offset[:, 0], offset[:, 1])
+    safe = np.where(dist > 0.0, dist, 1.0)
+    unit = offset / safe[:, None]
+    unit[dist == 0.0] = 0.0
+    ramp = np.clip((dist - ATTRACT_DEAD_ZONE) / (ATTRACT_FULL_AT - ATTRACT_DEAD_ZONE), 0.0, 1.0)
+    strength = ramp if attract else -(1.0 - ramp)
+    return unit * (strength * ATTRACT_FORCE)[:, None]
+
+
+class Simulation:
+    """A scene's world with the program's actions: what a key or button does to the physics.
+
+    ``scene``: shown at once if given (else call :meth:`use_scene` or :meth:`load_scene`);
+    ``solver``: overrides the scenes' solver; ``out``: where one-line messages go. The cursor
+    is ``aim`` (world units); a program with a window overrides :meth:`cursor_world`.
+    """
+
+    def __init__(
+        self, scene: scenes.Scene | None = None, solver: str | None = None, out: TextIO = sys.stdout
+    ) -> None:
+        self.out = out
+        self.paused = False
+        self.show = {
+            "contacts": False,
+            "normals": False,
+            "bounds": False,
+            "velocities": False,
+            "push": False,
+            "toi": False,
+            "impulses": False,
+        }
+        self.gravity_on = True
+        self.friction_on = True
+        self.static_friction_on = True
+        self.solver_override = solver
+        self.message = ""
+        self.held: set[str] = set()
+        self.aim = np.array([50.0, 50.0])
+        self._accumulator = 0.0
+        self._fire_timer = 0.0
+        self._single_step = False
+        self.shots: list[list[Any]] = []  # [start (2,), end (2,), age s]
+        self.step_ms: deque[float] = deque(maxlen=120)
+        if scene is not None:
+            self.use_scene(scene)
+
+    # -- state ----------------------------------------------------------------------------------
+
+    @property
+    def scene(self) -> scenes.Scene:
+        return self._scene
+
+    @property
+    def world(self) -> Any:
+        return self._scene.world
+
+    def cursor_world(self) -> np.ndarray:
+        """The cursor in world units (a copy)."""
+        return np.array(self.aim, dtype=np.float64)
+
+    def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
+        """Build scene ``name`` and show it; keeps the solver override and the toggles."""
+        self.use_scene(scenes.build_scene(name, seed, bodies))
+
+    def use_scene(self, scene: scenes.Scene) -> None:
+        """Show an already built scene (tests and scripts build their own)."""
+        self._scene = scene
+        scene.held = self.held
+        scene.show = self.show
+        world = scene.world
+        if self.solver_override is not None:
+            world.solver = self.solver_override
+        self._base_gravity = world.gravity
+        if not self.gravity_on:
+            world.gravity = (0.0, 0.0)
+        self.friction = float(world.friction)
+        self.restitution = float(world.restitution)
+        self.static_friction = float(world.static_friction)
+        if not (self.friction_on and self.static_friction_on):
+            self.apply_material()
+        self._accumulator = 0.0
+        self.shots = []
+
+    def apply_material(self) -> None:
+        """Push the material values (with the f / s switches) into the world and every body."""
+        world = self.world
+        friction = self.friction if self.friction_on else 0.0
+        static_friction = self.static_friction if self.static_friction_on else 0.0
+        world.friction, world.restitution, world.static_friction = friction, self.restitution, static_friction
+        if world.body_count:
+            world.set_material(
+                None, friction=friction, restitution=self.restitution, static_friction=static_friction
+            )
+
+    # -- actions --------------------------------------------------------------------------------
+
+    def hold(self, action: str, pressed: bool, shift: bool = False) -> None:
+        """A held input (controls.HOLD_ACTIONS) pressed or released; the scene may take it."""
+        if not pressed:
+            self.held.discard(action)
+            return
+        if action in self.held:
+            return
+        scene = self._scene
+        scene.shift = shift
+        # A scene may use a held input itself (the mouse fires, drags, aims).
+        if scene.on_action is not None and scene.on_action(scene, action):
+            self.held.add(action)
+            return
+        self.held.add(action)
+        if action == "fire":
+            self.fire()
+            self._fire_timer = 0.0
+
+    def do(self, action: str) -> bool:
+        """Carry out a press action from the controls table; False if it is not a world action."""
+        scene = self._scene
+        if scene.on_action is not None and scene.on_action(scene, action):
+            return True
+        if action in ("pause", "help"):
+            if action == "pause":
+                self.paused = not self.paused
+            self.show_help()
+        elif action == "single_step":
+            if self.paused:
+                self._single_step = True
+        elif action == "gravity":
+            self.gravity_on = not self.gravity_on
+            self.world.gravity = self._base_gravity if self.gravity_on else (0.0, 0.0)
+        elif action == "friction_toggle":
+            self.friction_on = not self.friction_on
+            self.apply_material()
+        elif action == "static_friction_toggle":
+            self.static_friction_on = not self.static_friction_on
+            self.apply_material()
+        elif action in MATERIAL_KEYS:
+            attr, step, top = MATERIAL_KEYS[action]
+            setattr(self, attr, round(float(np.clip(getattr(self, attr) + step, 0.0, top)), 4))
+            self.apply_material()
+        elif action in ("regenerate", "restart", "reload"):
+            self._rebuild(action)
+        elif action in ("next_scene", "previous_scene"):
+            names = scenes.scene_names()
+            index = names.index(scene.name) if scene.name in names else 0
+            index = (index + (1 if action == "next_scene" else -1)) % len(names)
+            self.load_scene(names[index], scene.seed)
+        elif action == "cycle_solver":
+            self.cycle_solver()
+        elif action.startswith("show_"):
+            key = action[len("show_") :]
+            self.show[key] = not self.show.get(key, False)
+        else:
+            return False
+        return True
+
+    def show_help(self) -> None:
+        """`p` and `h` bring the help back (a program that draws it resets its fade here)."""
+
+    def _rebuild(self, action: str) -> None:
+        """`Space` (next seed, current body count), `r` and reload (same seed and count)."""
+        scene = self._scene
+        seed = scene.seed + 1 if action == "regenerate" else scene.seed
+        bodies = self.world.body_count if action == "regenerate" else scene.bodies
+        try:
+            self.load_scene(scene.name, seed, bodies)
+        except ValueError as exc:  # a scene file that no longer loads: keep the scene we have
+            self.message = str(exc)
+            print(exc, file=self.out, flush=True)
+        else:
+            self.message = ""
+
+    def cycle_solver(self) -> None:
+        """Next solver in SOLVER_CYCLE that the engine has (a missing one is skipped)."""
+        world = self.world
+        current = world.solver
+        order = [s for s in SOLVER_CYCLE if s in SOLVER_NAMES]
+        start = order.index(current) if current in order else -1
+        for offset in range(1, len(order) + 1):
+            candidate = order[(start + offset) % len(order)]
+            world.solver = candidate
+            try:
+                world._solver_object()  # fails now, not mid-frame, if it is not built yet
+            except NotImplementedError:
+                continue
+            self.solver_override = candidate
+            return
+        world.solver = current
+
+    def fire(self) -> None:
+        """Fire a bullet from the scene's turret toward the cursor; the nearest body hit gets an impulse."""
+        world = self.world
+        start = np.asarray(self._scene.turret, dtype=np.float64)
+        aim = self.cursor_world() - start
+        length = float(np.hypot(*aim))
+        direction = aim / length if length > 1e-9 else np.array([0.0, 1.0])
+        end = start + direction * BULLET_RANGE
+        hit = world.raycast(start, end)
+        if hit is not None:
+            end = np.asarray(hit.point, dtype=np.float64)
+            if not world.static[hit.body]:
+                world.apply_impulse(hit.body, direction * BULLET_IMPULSE, end)
+        self.shots.append([start, end, 0.0])
+
+    def apply_mouse_forces(self) -> None:
+        """The held left (attract) or right (repel) button's force on every moving body."""
+        if not self._scene.mouse_forces:
+            return
+        attract = "attract" in self.held
+        if not attract and "repel" not in self.held:
+            return
+        world = self.world
+        moving = ~np.asarray(world.static, dtype=bool)
+        if not moving.any():
+            return
+        forces = attraction_forces(world.position[moving], self.cursor_world(), attract)
+        # The world's force accumulator, vectorised (apply_force per body would be a Python loop).
+        world._force[moving] += forces
+        pushed = np.flatnonzero(moving)[np.any(forces != 0.0, axis=1)]
+        world._sleeping[pushed] = False
+
+    # The name the program used before this module existed.
+    _apply_mouse_forces = apply_mouse_forces
+
+    def physics_step(self) -> None:
+        """One fixed step of the scene's world, with the mouse forces."""
+        scene = self._scene
+        self.apply_mouse_forces()
+        if scene.on_step is not None:
+            scene.on_step(scene, scene.dt)
+        t0 = time.perf_counter()
+        self.world.step(scene.dt)
+        self.step_ms.append((time.perf_counter() - t0) * 1000.0)
+
+    def advance(self, frame_dt: float) -> int:
+        """Let ``frame_dt`` seconds pass: repeated fire, whole fixed steps from the accumulator
+        (at most MAX_STEPS_PER_FRAME), or the one step `o` asked for while paused; shots age.
+        Returns the number of physics steps run."""
+        dt = self._scene.dt
+        steps = 0
+        if not self.paused:
+            if "fire" in self.held:
+                self._fire_timer += frame_dt
+                while self._fire_timer >= FIRE_INTERVAL:
+                    self._fire_timer -= FIRE_INTERVAL
+                    self.fire()
+            self._accumulator += frame_dt
+            steps = int(self._accumulator / dt + 1e-9)
+            if steps > MAX_STEPS_PER_FRAME:
+                steps = MAX_STEPS_PER_FRAME
+                self._accumulator = dt  # drop the backlog rather than fall further behind
+            self._accumulator = max(self._accumulator - steps * dt, 0.0)
+            for _ in range(steps):
+                self.physics_step()
+        elif self._single_step:
+            self.physics_step()
+            steps = 1
+        self._single_step = False
+        for shot in self.shots:
+            shot[2] += frame_dt
+        self.shots = [s for s in self.shots if s[2] < SHOT_FADE_S]
+        return steps
