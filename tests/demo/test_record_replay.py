@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +30,27 @@ def _demo(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=timeout,
     )
+
+
+def _press_then_move(app: Any) -> None:
+    """Press fire with the cursor on a moving body, then move the cursor away within the same
+    frame: the shot must leave toward where the cursor was at the press, in the replay too (a
+    replay that fired at the frame's last cursor would miss that body and diverge)."""
+    world = app.world
+    turret = np.asarray(app.scene.turret, dtype=np.float64)
+    targets = [
+        world.position[i]
+        for i in np.flatnonzero(~np.asarray(world.static))
+        if (hit := world.raycast(turret, world.position[i])) is not None and not world.static[hit.body]
+    ]
+    assert targets, "no moving body in the turret's line of fire"
+    target = targets[0]
+    win_w, win_h = app.ctx.window_size()
+    fb_w, fb_h = app.ctx.framebuffer_size()
+    px, py = app.camera.world_to_screen(target)
+    app.cursor(px * win_w / fb_w, py * win_h / fb_h)
+    app.key("X", True)
+    app.cursor(1.0, 1.0)
 
 
 def _record(ctx: Any, path: Path) -> dict[str, Any]:
@@ -55,6 +77,8 @@ def _record(ctx: Any, path: Path) -> dict[str, Any]:
         100: lambda: app.press("SPACE"),
         110: lambda: app.press("R"),
         112: lambda: (app.cursor(0.5 * w, 0.2 * h), app.mouse_button("MOUSE_LEFT", True)),
+        120: lambda: _press_then_move(app),  # after the restart at 110, so its effect lasts
+        122: lambda: app.key("X", False),
         140: lambda: app.mouse_button("MOUSE_LEFT", False),
     }
     for frame in range(150):
