@@ -10,7 +10,8 @@ passes without the spring, so the push-out velocity does not stay in the bodies.
 
 A speculative point of separation s > 0 only stops approach faster than s / h, so nothing
 tunnels. Friction is clamped to mu times the point's normal impulse; two-point manifolds are
-solved as a 2 x 2 block (Box2D 2.4) when well conditioned.
+solved as a 2 x 2 block (Box2D 2.4) when well conditioned. Contacts between bodies of very
+unequal mass are stiffer, so a heavy body does not sink into a light one under it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,12 @@ import math
 
 import numpy as np
 from numba import njit
+
+from collision.tolerances import (
+    CONTACT_MASS_RATIO_EXPONENT,
+    CONTACT_MASS_RATIO_HERTZ_CAP,
+    CONTACT_MASS_RATIO_ONSET,
+)
 
 # Columns of the packed rows the substep loop works on.
 B_VX, B_VY, B_W, B_IM, B_II, B_DX, B_DY, B_DA = range(8)  # body: velocity, inverse mass, travel
@@ -78,8 +85,9 @@ def _solve(
 ) -> None:
     """One pass of sequential impulses over every manifold (packed rows, see B_*, P_*, M_*).
 
-    ``softness (2, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
-    between two moving bodies (row 0) and against a body that does not move (row 1).
+    ``softness (2 + g, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
+    between two moving bodies of equal mass (row 0), against a body that does not move (row
+    1), and between unequal moving bodies (row 2 + manifold); ``M_ROW`` picks a manifold's.
     ``use_bias``: push overlaps apart (solve) or not (relax); ``moved``: bodies have moved
     since the start of the step, so separations are brought up to date.
     """
@@ -316,6 +324,9 @@ def soft_step(
     damping_ratio: float,
     max_push: float,
     reference_weight: float,
+    mass_ratio_exponent: float = CONTACT_MASS_RATIO_EXPONENT,
+    mass_ratio_hertz_cap: float = CONTACT_MASS_RATIO_HERTZ_CAP,
+    mass_ratio_onset: float = CONTACT_MASS_RATIO_ONSET,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve, integrate positions and relax over ``substeps`` substeps of ``dt`` seconds; the
     last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
@@ -346,7 +357,7 @@ def soft_step(
 
     # Box2D v3.1: contacts against bodies that do not move are twice as stiff (they carry
     # whole stacks and cannot be shared out by the other body's motion).
-    softness = np.empty((2, 3))
+    softness = np.empty((2 + groups, 3))
     hertz = min(contact_hertz, 0.25 * inv_hs)
     softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, damping_ratio, h)
     softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
@@ -393,7 +404,21 @@ def soft_step(
         manifold[g, M_NY] = normal[first, 1]
         for j in range(7):
             manifold[g, M_K11 + j] = block[g, j]
-        manifold[g, M_ROW] = 1.0 if inv_mass[a] == 0.0 or inv_mass[b] == 0.0 else 0.0
+        if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
+            manifold[g, M_ROW] = 1.0
+        else:
+            # Heavy on light: the spring acts on the pair's effective mass, about the light
+            # body's, while the load is the heavy one's weight, so the overlap it holds grows
+            # with the mass ratio. Past an onset, stiffer by a power of the ratio, up to a cap
+            # of the substep rate (collision/tolerances.py CONTACT_MASS_RATIO_*).
+            ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
+            if ratio > mass_ratio_onset:
+                manifold[g, M_ROW] = 2.0 + g
+                scale = (ratio / mass_ratio_onset) ** mass_ratio_exponent
+                hg = max(hertz, min(hertz * scale, mass_ratio_hertz_cap * inv_hs))
+                softness[2 + g, 0], softness[2 + g, 1], softness[2 + g, 2] = _soft(hg, damping_ratio, h)
+            else:
+                manifold[g, M_ROW] = 0.0
     total_normal = np.zeros(c)
     total_tangent = np.zeros(c)
     order = _interleaved_order(groups, SOLVE_STREAMS)

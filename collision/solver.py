@@ -17,8 +17,10 @@ One world step (after the world has integrated forces into velocities), module b
 6. relax: the same iterations without the push-out spring, so the push-out velocity does not
    stay in the bodies (piles come to rest instead of jittering) (4-6, per substep:
    collision/soft_contact.py);
-7. restitution from the approach speed recorded before solving, above a threshold
-   (collision/restitution.py);
+7. restitution: the bouncing contacts' impulses are replaced by one simultaneous Poisson
+   impact from the velocities they came in with, so e = 1 keeps kinetic energy
+   (collision/restitution.py); the threshold is a few steps of gravity (a small floor
+   without gravity);
 8. sleeping: islands (union-find over touching contacts between moving bodies) whose bodies
    all stayed slow for ``SLEEP_TIME`` sleep together (collision/islands.py).
 
@@ -44,6 +46,7 @@ from collision.tolerances import (
     CONTACT_HERTZ,
     CONTACT_LOAD_MEMORY,
     CONTACT_MAX_PUSH_SPEED,
+    RESTITUTION_GRAVITY_STEPS,
     RESTITUTION_THRESHOLD,
     SLEEP_ANGULAR_SPEED,
     SLEEP_LINEAR_SPEED,
@@ -207,8 +210,6 @@ def solve_contacts(
         body_a,
         body_b,
         normal,
-        anchor_a,
-        anchor_b,
         cross_a,
         cross_b,
         normal_mass,
@@ -414,7 +415,9 @@ class IterativeSolver:
     ``relax_iterations`` (passes per substep), ``final_relax_iterations`` (extra relax passes
     at the end of the step), ``warm_start`` (bool), ``contact_hertz`` (1/s),
     ``static_hertz_scale`` (stiffer against bodies that do not move), ``damping_ratio``,
-    ``max_push_speed`` (units/s), ``restitution_threshold`` (units/s), ``load_memory`` (0..1),
+    ``max_push_speed`` (units/s), ``restitution_threshold`` (units/s, the least approach speed
+    that bounces) and ``restitution_gravity_steps`` (the threshold is at least that many steps
+    of gravity, so resting contacts do not bounce), ``load_memory`` (0..1),
     ``speculative_distance`` (units, the speculative reach of bodies at rest),
     ``match_distance`` (units, how far a renamed contact point may be from last step's to
     keep its impulses) and ``match_cosine`` (how close its normal must be),
@@ -439,6 +442,7 @@ class IterativeSolver:
         self.damping_ratio = CONTACT_DAMPING_RATIO
         self.max_push_speed = CONTACT_MAX_PUSH_SPEED
         self.restitution_threshold = RESTITUTION_THRESHOLD
+        self.restitution_gravity_steps = RESTITUTION_GRAVITY_STEPS
         self.speculative_distance = SPECULATIVE_DISTANCE
         self.match_distance = WARM_START_MATCH_DISTANCE
         self.match_cosine = WARM_START_MATCH_COSINE
@@ -514,7 +518,7 @@ class IterativeSolver:
             self.static_hertz_scale,
             self.damping_ratio,
             self.max_push_speed,
-            self.restitution_threshold,
+            self._restitution_threshold(gravity, dt),
             self.load_memory,
             self.match_distance,
             self.match_cosine,
@@ -545,6 +549,12 @@ class IterativeSolver:
             scalars[3],
             state_view,
         )
+
+    def _restitution_threshold(self, gravity: np.ndarray, dt: float) -> float:
+        """Approach speed (units/s) below which a contact rests instead of bouncing: the
+        larger of ``restitution_threshold`` and ``restitution_gravity_steps`` steps of gravity."""
+        g = float(np.hypot(gravity[0], gravity[1]))
+        return max(float(self.restitution_threshold), float(self.restitution_gravity_steps) * g * float(dt))
 
     def _resize(self, n: int) -> None:
         keep = min(n, self._sleep_time.shape[0])

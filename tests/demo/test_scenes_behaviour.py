@@ -351,10 +351,6 @@ def test_sweep_is_what_the_swept_scene_uses() -> None:
         assert direct.t == result["hit"].t
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine: the iterative solver lets a 400:1 stack sink ~0.1 m into the light box (reported)",
-)
 def test_mass_ratio_heavy_box_barely_sinks_into_the_light_one() -> None:
     scene = scenes.build_scene("mass-ratio")
     light, heavy = scene.data["light"], scene.data["heavy"]
