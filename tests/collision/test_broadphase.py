@@ -15,7 +15,7 @@ def _brute_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> list[tuple
         for j in range(i + 1, n):
             if skip[i] and skip[j]:
                 continue
-            if lo[i, 0] <= hi[j, 0] and lo[j, 0] <= hi[i, 0] and lo[i, 1] <= hi[j, 1] and lo[j, 1] <= hi[i, 1]:
+            if np.all(lo[i] <= hi[j]) and np.all(lo[j] <= hi[i]):
                 out.append((i, j))
     return out
 
