@@ -172,3 +172,30 @@ def test_f2_saves_the_frame_as_png(make_app: Any, tmp_path: Any) -> None:
     assert len(app.screenshots) == 1
     saved = np.asarray(Image.open(app.screenshots[0]).convert("RGB"))
     assert np.array_equal(saved, app.ctx.read_pixels())
+
+
+def test_hidpi_scale_change_keeps_the_cursor_and_the_world(make_app: Any, monkeypatch: Any) -> None:
+    """A window moved to a screen of twice the pixel density mid-run (framebuffer 2x the window
+    size), then back: the picture fills the new framebuffer, the cursor (window coordinates)
+    still points at the same world point, the text grows with the scale, and the world is fine."""
+    app = make_app(simple_scene([(Polygon.box(10, 100), (5.0, 50.0), True)]))
+    logical = (320, 240)
+    app.ctx.resize(*logical)
+    monkeypatch.setattr(app.ctx, "window_size", lambda: logical)
+    app.cursor(80.0, 60.0)
+    app.frame(1 / 60)
+    before = app.cursor_world()
+    scale_before = app._text_scale()
+    for scale in (2, 1):
+        app.ctx.resize(logical[0] * scale, logical[1] * scale)
+        for _ in range(3):
+            app.frame(1 / 60)
+        image = app.ctx.read_pixels()
+        assert image.shape == (logical[1] * scale, logical[0] * scale, 3)
+        assert np.allclose(app.cursor_world(), before, atol=1e-9)
+        assert app._text_scale() == scale * scale_before
+        # The bar (world x 0..10) is drawn where the camera says, at this framebuffer's size.
+        x, y = app.camera.world_to_screen(np.array([5.0, 50.0]))
+        assert image[int(y), int(x), 2] > 90
+    for name in ("position", "angle", "velocity", "angular_velocity"):
+        assert np.isfinite(getattr(app.world, name)).all()
