@@ -180,3 +180,8 @@ CONTACT_MASS_RATIO_HERTZ_CAP = 0.3
 #: shapes span ratios up to ~20, which the plain soft contact keeps at rest, while stiffening
 #: from a ratio of 10 kept a deep pile trembling (0.03 m/s in its last second instead of 0.008).
 CONTACT_MASS_RATIO_ONSET = 25.0
+
+#: Smallest mass (kg) and moment of inertia (kg m^2) of a moving body: below this the inverse
+#: the solvers use (1/m, 1/I) would overflow or turn every impulse into NaN, so add_body refuses it.
+MIN_MASS = 1e-100
+MIN_INERTIA = 1e-100

@@ -34,6 +34,8 @@ from collision.tolerances import (
     MAX_DENSITY,
     MAX_SPEED,
     MAX_TIME_STEP,
+    MIN_INERTIA,
+    MIN_MASS,
     QUERY_PICK_RADIUS,
     STATE_LIMIT_FACTOR,
 )
@@ -546,6 +548,17 @@ class World:
             omega = 0.0
         else:
             mass, inertia = poly.mass_properties(dens)
+            if mass < MIN_MASS:
+                raise ValueError(
+                    f"density = {dens!r}: gives this shape a mass of {mass:.3g}, below MIN_MASS = "
+                    f"{MIN_MASS:g} (its inverse would overflow); use a larger density or static=True"
+                )
+            if 0.0 < inertia < MIN_INERTIA:
+                raise ValueError(
+                    f"density = {dens!r}: gives this shape a moment of inertia of {inertia:.3g}, below "
+                    f"MIN_INERTIA = {MIN_INERTIA:g} (its inverse would overflow); use a larger density "
+                    "or a larger shape"
+                )
         local = verts - poly.centroid
         k = len(verts)
 

@@ -399,3 +399,20 @@ def test_contacts_view_shapes_and_read_only() -> None:
     assert (c.state == CONTACT_NEW).all()
     with pytest.raises(ValueError):
         c.normal[0, 0] = 1.0
+
+
+def test_a_mass_whose_inverse_would_overflow_is_refused() -> None:
+    """Found by the fuzz suite: density 1e-300 on a tiny polygon gave mass 1e-318, an infinite
+    inverse mass and NaN positions one step later. It is refused, naming the density."""
+    import pytest
+
+    from collision import Polygon, World
+
+    world = World(solver="tutorial")
+    world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.0))
+    before = world.state_hash()
+    with pytest.raises(ValueError, match="density"):
+        world.add_body(Polygon.regular(8, 1e-9), (3.0, 0.0), density=1e-300)
+    assert world.body_count == 1 and world.state_hash() == before
+    world.step(1 / 60)
+    assert all(bool((abs(getattr(world, n)) < 1e6).all()) for n in ("position", "velocity"))
