@@ -244,11 +244,18 @@ class App(Simulation):
         frame_dt = self._recorded_input(min(max(float(frame_dt), 0.0), MAX_FRAME_DT))
 
         self._process_input()
+        # The physics of one frame sees one cursor, in world units: the window's size is queried
+        # live from the window system and may change while the frame runs (a resize in flight),
+        # so the cursor is pinned here, recorded, and a replay pins the same one.
+        cursor = self.cursor_world()
         if self.recording is not None:
-            # The cursor in world units is what the physics sees (window size, zoom, HiDPI aside).
-            self.recording[-1]["cursor"] = self.cursor_world().tolist()
+            self.recording[-1]["cursor"] = cursor.tolist()
+        replay_cursor, self._replay_cursor = self._replay_cursor, cursor
         t_physics = time.perf_counter()
-        self.advance(frame_dt)
+        try:
+            self.advance(frame_dt)
+        finally:
+            self._replay_cursor = replay_cursor
         physics_ms = (time.perf_counter() - t_physics) * 1000.0
 
         t_draw, cpu_draw = time.perf_counter(), time.thread_time()
