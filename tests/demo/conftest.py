@@ -8,6 +8,8 @@ Nothing here imports OpenGL before the context module has chosen PyOpenGL's plat
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -80,3 +82,34 @@ def make_app(ctx: Any, tmp_path: Any) -> Any:
         return app
 
     return make
+
+
+def _missing(reason: str) -> None:
+    """Skip, or fail when CI asks for GL (and so for the X tools) with POLYCOLLY_REQUIRE_GL."""
+    if _require_gl():
+        pytest.fail(f"POLYCOLLY_REQUIRE_GL is set but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture()
+def xserver() -> Iterator[str]:
+    """A fresh Xvfb server on a free display number (Xvfb picks it: -displayfd); its name."""
+    for tool in ("Xvfb", "xdotool"):
+        if shutil.which(tool) is None:
+            _missing(f"{tool} is not installed")
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert server.stdout is not None
+    number = server.stdout.readline().strip()
+    if not number.isdigit():
+        server.kill()
+        _missing("Xvfb did not start")
+    try:
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

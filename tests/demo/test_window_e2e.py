@@ -6,11 +6,9 @@ F2 saves what the window shows; `p` must bring the help overlay back (it fades a
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -20,34 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 180.0  # a cold run compiles the engine first
 
 
-def _missing(reason: str) -> None:
-    if os.environ.get("POLYCOLLY_REQUIRE_GL", "") not in ("", "0"):
-        pytest.fail(f"POLYCOLLY_REQUIRE_GL is set but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture()
-def display() -> Iterator[str]:
-    """A fresh Xvfb server on a free display number (Xvfb picks it: -displayfd)."""
-    for tool in ("Xvfb", "xdotool"):
-        if shutil.which(tool) is None:
-            _missing(f"{tool} is not installed")
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", "1", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert server.stdout is not None
-    number = server.stdout.readline().strip()
-    if not number.isdigit():
-        server.kill()
-        _missing("Xvfb did not start")
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+def display(xserver: str) -> str:
+    """A fresh Xvfb server (tests/demo/conftest.py)."""
+    return xserver
 
 
 def _xdotool(display: str, *args: str) -> str:

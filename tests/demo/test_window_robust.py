@@ -13,49 +13,17 @@ import ctypes
 import ctypes.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 from collections import deque
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTUP_TIMEOUT_S = 180.0
-
-
-def _missing(reason: str) -> None:
-    if os.environ.get("POLYCOLLY_REQUIRE_GL", "") not in ("", "0"):
-        pytest.fail(f"POLYCOLLY_REQUIRE_GL is set but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture()
-def xserver() -> Iterator[str]:
-    for tool in ("Xvfb", "xdotool"):
-        if shutil.which(tool) is None:
-            _missing(f"{tool} is not installed")
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", "1", "-screen", "0", "1024x768x24", "-nolisten", "tcp"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    assert server.stdout is not None
-    number = server.stdout.readline().strip()
-    if not number.isdigit():
-        server.kill()
-        _missing("Xvfb did not start")
-    try:
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def _xdo(display: str, *args: str, check: bool = True) -> str:
