@@ -129,13 +129,12 @@ def test_renamed_point_inherits_impulses_only_when_near_and_parallel(
         assert state[0] == STATE_NEW
 
 
-def test_two_renamed_points_do_not_share_one_previous_point() -> None:
-    # Last step: one point at x = 0 of pair (0, 1). Now two renamed points at x = -0.02 and
-    # x = +0.01: only the nearer one (the second) inherits.
+def _inherited_impulses(p: np.ndarray, keys: list[int], expected: list[float]) -> None:
+    """Two new points ``p (2, 2)`` with feature ``keys`` of pair (0, 1), matched against last
+    step's one point at x = 0 (key 5, normal impulse 3): their warm-start normal impulses."""
     prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=3.0)
     position = np.array([[0.0, 1.0], [0.0, -1.0]])
     ones = np.ones(2)
-    p = np.array([[-0.02, 0.0], [0.01, 0.0]])
     result = prepare_points(
         position,
         np.zeros((2, 2)),
@@ -146,7 +145,7 @@ def test_two_renamed_points_do_not_share_one_previous_point() -> None:
         np.zeros(2),
         np.array([[0, 1]], dtype=np.int64),
         np.array([0, 0], dtype=np.int64),
-        np.array([7, 8], dtype=np.int64),
+        np.array(keys, dtype=np.int64),
         p,
         p.copy(),
         np.array([[0.0, 1.0], [0.0, 1.0]]),
@@ -158,38 +157,18 @@ def test_two_renamed_points_do_not_share_one_previous_point() -> None:
         0.1,
         0.98,
     )
-    np.testing.assert_array_equal(result[11], [0.0, 3.0])
+    np.testing.assert_array_equal(result[11], expected)
+
+
+def test_two_renamed_points_do_not_share_one_previous_point() -> None:
+    # Last step: one point at x = 0 of pair (0, 1). Now two renamed points at x = -0.02 and
+    # x = +0.01: only the nearer one (the second) inherits.
+    _inherited_impulses(np.array([[-0.02, 0.0], [0.01, 0.0]]), keys=[7, 8], expected=[0.0, 3.0])
 
 
 def test_same_key_wins_over_a_nearer_renamed_point() -> None:
     # The point with last step's key takes its impulses even though the other is nearer.
-    prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=3.0)
-    position = np.array([[0.0, 1.0], [0.0, -1.0]])
-    ones = np.ones(2)
-    p = np.array([[0.001, 0.0], [0.05, 0.0]])
-    result = prepare_points(
-        position,
-        np.zeros((2, 2)),
-        np.zeros(2),
-        ones,
-        ones,
-        np.full(2, 0.5),
-        np.zeros(2),
-        np.array([[0, 1]], dtype=np.int64),
-        np.array([0, 0], dtype=np.int64),
-        np.array([9, 5], dtype=np.int64),
-        p,
-        p.copy(),
-        np.array([[0.0, 1.0], [0.0, 1.0]]),
-        np.array([-0.01, -0.01]),
-        2,
-        *prev,
-        DT,
-        True,
-        0.1,
-        0.98,
-    )
-    np.testing.assert_array_equal(result[11], [0.0, 3.0])
+    _inherited_impulses(np.array([[0.001, 0.0], [0.05, 0.0]]), keys=[9, 5], expected=[0.0, 3.0])
 
 
 def deep_pile(seed: int, count: int = 200, columns: int = 5) -> World:
