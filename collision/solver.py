@@ -31,6 +31,7 @@ Loops are sequential in a fixed order, so results are bit-identical run to run.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -67,6 +68,28 @@ RELAX_ITERATIONS = 1
 #: bodies wedged deep in a pile end the step nearly still instead of with a residual
 #: velocity they do not move at (about 5% of a step's time).
 FINAL_RELAX_ITERATIONS = 1
+
+#: Columns of the settings array the compiled step reads (one array instead of a long list of
+#: scalars: every argument costs time at each call, a large share of a small world's step).
+(
+    S_SUBSTEPS,
+    S_VELOCITY_ITERATIONS,
+    S_RELAX_ITERATIONS,
+    S_FINAL_RELAX_ITERATIONS,
+    S_WARM_START,
+    S_CONTACT_HERTZ,
+    S_STATIC_HERTZ_SCALE,
+    S_DAMPING_RATIO,
+    S_MAX_PUSH_SPEED,
+    S_RESTITUTION_THRESHOLD,
+    S_RESTITUTION_GRAVITY_STEPS,
+    S_LOAD_MEMORY,
+    S_SPECULATIVE_DISTANCE,
+    S_MATCH_DISTANCE,
+    S_MATCH_COSINE,
+    S_BROADPHASE_MARGIN,
+) = range(16)
+SETTINGS_COUNT = 16
 
 
 @njit(cache=True)
@@ -242,6 +265,9 @@ def iterative_step(
     friction: np.ndarray,
     restitution: np.ndarray,
     world_vertices: np.ndarray,
+    gravity: np.ndarray,
+    sleep_enabled: bool,
+    dt: float,
     sleep_time: np.ndarray,
     was_sleeping: np.ndarray,
     island: np.ndarray,
@@ -250,30 +276,12 @@ def iterative_step(
     fat_skip: np.ndarray,
     fat_valid: np.ndarray,
     fat_pairs: np.ndarray,
-    fat_margin: float,
-    sleep_enabled: bool,
     prev_a: np.ndarray,
     prev_b: np.ndarray,
     prev_key: np.ndarray,
     prev_state: np.ndarray,
     prev_store: np.ndarray,
-    dt: float,
-    gravity_x: float,
-    gravity_y: float,
-    speculative_distance: float,
-    substeps: int,
-    velocity_iterations: int,
-    relax_iterations: int,
-    final_relax_iterations: int,
-    warm_start: bool,
-    contact_hertz: float,
-    static_hertz_scale: float,
-    damping_ratio: float,
-    max_push: float,
-    restitution_threshold: float,
-    load_memory: float,
-    match_distance: float,
-    match_cosine: float,
+    settings: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole iterative step over the world's arrays (one compiled call).
 
@@ -284,8 +292,23 @@ def iterative_step(
     normal and tangent impulses, the points' middles x, y and normals x, y (the warm-start
     store);
     ``state (c,) int8``; ``fat_pairs``: the broadphase cache's pairs, kept for next step).
-    ``fat_*``: the broadphase cache (collision.contact_store.cached_pairs).
+    ``fat_*``: the broadphase cache (collision.contact_store.cached_pairs); ``gravity (2,)``
+    units/s^2; ``settings (SETTINGS_COUNT,)``: the solver's settings by the S_* columns.
     """
+    speculative_distance = settings[S_SPECULATIVE_DISTANCE]
+    fat_margin = settings[S_BROADPHASE_MARGIN]
+    substeps = int(settings[S_SUBSTEPS])
+    velocity_iterations = int(settings[S_VELOCITY_ITERATIONS])
+    relax_iterations = int(settings[S_RELAX_ITERATIONS])
+    final_relax_iterations = int(settings[S_FINAL_RELAX_ITERATIONS])
+    warm_start = settings[S_WARM_START] != 0.0
+    gravity_x = gravity[0]
+    gravity_y = gravity[1]
+    # Resting contacts must not bounce: the threshold is at least a few steps of gravity.
+    restitution_threshold = max(
+        settings[S_RESTITUTION_THRESHOLD],
+        settings[S_RESTITUTION_GRAVITY_STEPS] * math.hypot(gravity_x, gravity_y) * dt,
+    )
     n = position.shape[0]
     moving = np.empty(n, dtype=np.bool_)
     wake = np.zeros(n, dtype=np.bool_)
@@ -356,14 +379,14 @@ def iterative_step(
         relax_iterations,
         final_relax_iterations,
         warm_start,
-        contact_hertz,
-        static_hertz_scale,
-        damping_ratio,
-        max_push,
+        settings[S_CONTACT_HERTZ],
+        settings[S_STATIC_HERTZ_SCALE],
+        settings[S_DAMPING_RATIO],
+        settings[S_MAX_PUSH_SPEED],
         restitution_threshold,
-        load_memory,
-        match_distance,
-        match_cosine,
+        settings[S_LOAD_MEMORY],
+        settings[S_MATCH_DISTANCE],
+        settings[S_MATCH_COSINE],
     )
     if sleep_enabled:
         update_sleep(
@@ -408,10 +431,56 @@ def iterative_step(
     return index, vectors, scalars, store, state, fat_pairs
 
 
+#: The solver's settings: column in the settings array, kind ("int", "bool" or "real"), least
+#: and greatest value allowed (the kernels divide by substeps, take powers of the hertz, and
+#: a negative distance or a cosine outside [-1, 1] would silently turn features off).
+_SETTINGS: dict[str, tuple[int, str, float, float]] = {
+    "substeps": (S_SUBSTEPS, "int", 1, 64),
+    "velocity_iterations": (S_VELOCITY_ITERATIONS, "int", 0, 100),
+    "relax_iterations": (S_RELAX_ITERATIONS, "int", 0, 100),
+    "final_relax_iterations": (S_FINAL_RELAX_ITERATIONS, "int", 0, 100),
+    "warm_start": (S_WARM_START, "bool", 0, 1),
+    "contact_hertz": (S_CONTACT_HERTZ, "real", 0.0, 1e6),
+    "static_hertz_scale": (S_STATIC_HERTZ_SCALE, "real", 0.0, 1e3),
+    "damping_ratio": (S_DAMPING_RATIO, "real", 0.0, 1e3),
+    "max_push_speed": (S_MAX_PUSH_SPEED, "real", 0.0, 1e9),
+    "restitution_threshold": (S_RESTITUTION_THRESHOLD, "real", 0.0, 1e9),
+    "restitution_gravity_steps": (S_RESTITUTION_GRAVITY_STEPS, "real", 0.0, 1e6),
+    "load_memory": (S_LOAD_MEMORY, "real", 0.0, 1.0),
+    "speculative_distance": (S_SPECULATIVE_DISTANCE, "real", 0.0, 1e6),
+    "match_distance": (S_MATCH_DISTANCE, "real", 0.0, 1e6),
+    "match_cosine": (S_MATCH_COSINE, "real", -1.0, 1.0),
+    "broadphase_margin": (S_BROADPHASE_MARGIN, "real", 0.0, 1e6),
+}
+
+
+def _setting_value(name: str, value: Any) -> Any:
+    """``value`` checked for the setting ``name`` (ValueError naming it), as int, bool or float."""
+    _, kind, low, high = _SETTINGS[name]
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"IterativeSolver.{name} = {value!r}: must be True or False")
+        return bool(value)
+    if kind == "int":
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+            raise ValueError(f"IterativeSolver.{name} = {value!r}: must be an integer")
+        if not low <= value <= high:
+            raise ValueError(f"IterativeSolver.{name} = {value!r}: must be in [{low:g}, {high:g}]")
+        return int(value)
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"IterativeSolver.{name} = {value!r}: must be a real number") from None
+    if not low <= x <= high:  # also refuses NaN
+        raise ValueError(f"IterativeSolver.{name} = {value!r}: must be in [{low:g}, {high:g}]")
+    return x
+
+
 class IterativeSolver:
     """The world's ``"iterative"`` solver: ``step(world, dt) -> Contacts``, ``reset()``.
 
-    Settings (attributes, change at will): ``substeps`` per step, ``velocity_iterations`` and
+    Settings (attributes, change at will; a bad value raises ValueError naming the setting and
+    leaves the old one): ``substeps`` per step, ``velocity_iterations`` and
     ``relax_iterations`` (passes per substep), ``final_relax_iterations`` (extra relax passes
     at the end of the step), ``warm_start`` (bool), ``contact_hertz`` (1/s),
     ``static_hertz_scale`` (stiffer against bodies that do not move), ``damping_ratio``,
@@ -424,6 +493,24 @@ class IterativeSolver:
     ``broadphase_margin`` (units the broadphase cache's boxes are grown by).
     """
 
+    substeps: int
+    velocity_iterations: int
+    relax_iterations: int
+    final_relax_iterations: int
+    warm_start: bool
+    contact_hertz: float
+    static_hertz_scale: float
+    damping_ratio: float
+    max_push_speed: float
+    restitution_threshold: float
+    restitution_gravity_steps: float
+    load_memory: float
+    speculative_distance: float
+    match_distance: float
+    match_cosine: float
+    broadphase_margin: float
+    _settings: np.ndarray
+
     def __init__(
         self,
         substeps: int = SUBSTEPS,
@@ -431,11 +518,13 @@ class IterativeSolver:
         relax_iterations: int = RELAX_ITERATIONS,
         warm_start: bool = True,
     ) -> None:
-        self.substeps = int(substeps)
-        self.velocity_iterations = int(velocity_iterations)
-        self.relax_iterations = int(relax_iterations)
+        # The compiled step reads the settings from this array; __setattr__ keeps it current.
+        object.__setattr__(self, "_settings", np.zeros(SETTINGS_COUNT))
+        self.substeps = substeps
+        self.velocity_iterations = velocity_iterations
+        self.relax_iterations = relax_iterations
         self.final_relax_iterations = FINAL_RELAX_ITERATIONS
-        self.warm_start = bool(warm_start)
+        self.warm_start = warm_start
         self.contact_hertz = CONTACT_HERTZ
         self.static_hertz_scale = STATIC_CONTACT_HERTZ_SCALE
         self.load_memory = CONTACT_LOAD_MEMORY
@@ -448,6 +537,13 @@ class IterativeSolver:
         self.match_cosine = WARM_START_MATCH_COSINE
         self.broadphase_margin = BROADPHASE_FAT_MARGIN
         self.reset()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        spec = _SETTINGS.get(name)
+        if spec is not None:
+            value = _setting_value(name, value)
+            self._settings[spec[0]] = float(value)
+        object.__setattr__(self, name, value)
 
     def reset(self) -> None:
         """Forget stored contacts and sleep clocks (body indices changed)."""
@@ -474,7 +570,6 @@ class IterativeSolver:
         n = world._position.shape[0]
         if self._sleep_time.shape[0] != n:
             self._resize(n)
-        gravity = world._gravity
         index, vectors, scalars, store, state, self._fat_pairs = iterative_step(
             world._local_vertices,
             world._vertex_count,
@@ -490,6 +585,9 @@ class IterativeSolver:
             world._friction,
             world._restitution,
             world._world_vertices,
+            world._gravity,
+            bool(world.sleep_enabled),
+            dt,
             self._sleep_time,
             self._was_sleeping,
             self._island,
@@ -498,30 +596,12 @@ class IterativeSolver:
             self._fat_skip,
             self._fat_valid,
             self._fat_pairs,
-            self.broadphase_margin,
-            bool(world.sleep_enabled),
             self._prev_a,
             self._prev_b,
             self._prev_key,
             self._prev_state,
             self._prev_store,
-            dt,
-            float(gravity[0]),
-            float(gravity[1]),
-            self.speculative_distance,
-            self.substeps,
-            self.velocity_iterations,
-            self.relax_iterations,
-            self.final_relax_iterations,
-            self.warm_start,
-            self.contact_hertz,
-            self.static_hertz_scale,
-            self.damping_ratio,
-            self.max_push_speed,
-            self._restitution_threshold(gravity, dt),
-            self.load_memory,
-            self.match_distance,
-            self.match_cosine,
+            self._settings,
         )
         # The store keeps the arrays (the kernel only reads it); the view gets read-only rows.
         self._prev_a = index[0]
@@ -529,32 +609,7 @@ class IterativeSolver:
         self._prev_key = index[2]
         self._prev_state = state
         self._prev_store = store
-        vectors.setflags(write=False)
-        scalars.setflags(write=False)
-        body_a = index[0].view()
-        body_a.setflags(write=False)
-        body_b = index[1].view()
-        body_b.setflags(write=False)
-        state_view = state.view()
-        state_view.setflags(write=False)
-        return Contacts._trusted(
-            body_a,
-            body_b,
-            vectors[0],
-            vectors[1],
-            vectors[2],
-            scalars[0],
-            scalars[1],
-            scalars[2],
-            scalars[3],
-            state_view,
-        )
-
-    def _restitution_threshold(self, gravity: np.ndarray, dt: float) -> float:
-        """Approach speed (units/s) below which a contact rests instead of bouncing: the
-        larger of ``restitution_threshold`` and ``restitution_gravity_steps`` steps of gravity."""
-        g = float(np.hypot(gravity[0], gravity[1]))
-        return max(float(self.restitution_threshold), float(self.restitution_gravity_steps) * g * float(dt))
+        return Contacts._readonly_rows(index, vectors, scalars, state)
 
     def _resize(self, n: int) -> None:
         keep = min(n, self._sleep_time.shape[0])

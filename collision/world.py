@@ -112,6 +112,9 @@ class Contacts:
             object.__setattr__(self, name, a)
 
     def __len__(self) -> int:
+        packed = self.__dict__.get("_packed")
+        if packed is not None:
+            return int(packed[3].shape[0])
         return int(self.body_a.shape[0])
 
     @classmethod
@@ -147,12 +150,63 @@ class Contacts:
         return view
 
     @classmethod
+    def _readonly_rows(
+        cls, index: np.ndarray, vectors: np.ndarray, scalars: np.ndarray, state: np.ndarray
+    ) -> Contacts:
+        """Contacts over the packed arrays of the iterative step (``index (3, m)`` body_a,
+        body_b, feature key; ``vectors (3, m, 2)`` point_a, point_b, normal; ``scalars (4, m)``
+        separation, toi, normal and tangent impulse; ``state (m,)``), made on first use: most
+        steps nobody reads them, and making the read-only rows is a share of a small step."""
+        view = cls.__new__(cls)
+        view.__dict__["_packed"] = (index, vectors, scalars, state)
+        return view
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for missing attributes: the rows of a packed view, made once.
+        packed = self.__dict__.get("_packed")
+        if packed is None or name not in _CONTACT_FIELDS:
+            raise AttributeError(name)
+        index, vectors, scalars, state = packed
+        rows = {
+            "body_a": index[0],
+            "body_b": index[1],
+            "point_a": vectors[0],
+            "point_b": vectors[1],
+            "normal": vectors[2],
+            "separation": scalars[0],
+            "toi": scalars[1],
+            "normal_impulse": scalars[2],
+            "tangent_impulse": scalars[3],
+            "state": state,
+        }
+        for key, row in rows.items():
+            self.__dict__[key] = _readonly(row)
+        del self.__dict__["_packed"]
+        return self.__dict__[name]
+
+    @classmethod
     def empty(cls) -> Contacts:
         """No contacts."""
         z = np.zeros(0)
         z2 = np.zeros((0, 2))
         zi = np.zeros(0, dtype=np.int64)
         return cls(zi, zi, z2, z2, z2, z, z, z, z, np.zeros(0, dtype=np.int8))
+
+
+_CONTACT_FIELDS = frozenset(
+    (
+        "body_a",
+        "body_b",
+        "point_a",
+        "point_b",
+        "normal",
+        "separation",
+        "toi",
+        "normal_impulse",
+        "tangent_impulse",
+        "state",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -314,6 +368,51 @@ def query_point_kernel(
 # ---------------------------------------------------------------------------------------------
 # Boundary checks
 # ---------------------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def begin_step(
+    position: np.ndarray,
+    angle: np.ndarray,
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    force: np.ndarray,
+    torque: np.ndarray,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    static: np.ndarray,
+    sleeping: np.ndarray,
+    gravity: np.ndarray,
+    dt: float,
+) -> bool:
+    """The world's part of a step in one call (each call costs time in a small world): when
+    the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits), wrap the
+    angles and integrate forces, and return True; otherwise change nothing and return False."""
+    if not state_in_range(
+        position,
+        angle,
+        velocity,
+        angular_velocity,
+        STATE_LIMIT_FACTOR * MAX_COORDINATE,
+        STATE_LIMIT_FACTOR * MAX_SPEED,
+        STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
+    ):
+        return False
+    wrap_angles(angle)
+    integrate_forces(
+        velocity,
+        angular_velocity,
+        force,
+        torque,
+        inv_mass,
+        inv_inertia,
+        static,
+        sleeping,
+        gravity[0],
+        gravity[1],
+        dt,
+    )
+    return True
 
 
 def _scalar(value: Any, name: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
@@ -790,22 +889,10 @@ class World:
         h = _scalar(dt, "dt", maximum=MAX_TIME_STEP)
         if h <= 0.0:
             raise ValueError(f"dt = {dt!r}: must be > 0")
-        if not state_in_range(
+        solver = self._solver_object()
+        if not begin_step(
             self._position,
             self._angle,
-            self._velocity,
-            self._angular_velocity,
-            STATE_LIMIT_FACTOR * MAX_COORDINATE,
-            STATE_LIMIT_FACTOR * MAX_SPEED,
-            STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
-        ):
-            self._check_state()  # the exact check: raises, naming the first entry out of range
-        # Angles written into the live array may lie outside [-pi, pi); the solvers wrap only the
-        # bodies they move, so wrap the others here (in-range angles are left bit-identical).
-        wrap_angles(self._angle)
-        solver = self._solver_object()
-        g = self._gravity
-        integrate_forces(
             self._velocity,
             self._angular_velocity,
             self._force,
@@ -814,10 +901,26 @@ class World:
             self._inv_inertia,
             self._static,
             self._sleeping,
-            float(g[0]),
-            float(g[1]),
+            self._gravity,
             h,
-        )
+        ):
+            self._check_state()  # the exact check: raises, naming the first entry out of range
+            # In range after all (the fast check's squares can overflow where the values do not).
+            wrap_angles(self._angle)
+            g = self._gravity
+            integrate_forces(
+                self._velocity,
+                self._angular_velocity,
+                self._force,
+                self._torque,
+                self._inv_mass,
+                self._inv_inertia,
+                self._static,
+                self._sleeping,
+                float(g[0]),
+                float(g[1]),
+                h,
+            )
         self.contacts = solver.step(self, h)
         self.time += h
         self.step_count += 1
