@@ -17,7 +17,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from collision.world import SOLVER_NAMES
-from demo import scenes
+from demo import controls, scenes
 
 #: The original's attractor (T7 GameCode.cpp): 500 force units, none within 10 units of the
 #: cursor when attracting, full strength from 25 on; repulsion is the mirror image.
@@ -33,6 +33,8 @@ RESTITUTION_STEP, RESTITUTION_MAX = 0.05, 1.0
 STATIC_FRICTION_STEP, STATIC_FRICTION_MAX = 0.01, 1.5
 #: Solver order for `m`.
 SOLVER_CYCLE = ("tutorial", "iterative", "arcade")
+#: The height (units) of the original's view, which its mouse constants were made for.
+ORIGINAL_VIEW_HEIGHT = 100.0
 
 MATERIAL_KEYS = {
     "friction_up": ("friction", FRICTION_STEP, FRICTION_MAX),
@@ -44,20 +46,31 @@ MATERIAL_KEYS = {
 }
 
 
-def attraction_forces(points: np.ndarray, cursor: np.ndarray, attract: bool) -> np.ndarray:
+def attraction_forces(
+    points: np.ndarray, cursor: np.ndarray, attract: bool, scale: float = 1.0
+) -> np.ndarray:
     """The original's attract/repulse force on bodies at ``points (n, 2)`` from ``cursor (2,)``: (n, 2).
 
     Attract: toward the cursor, 0 within ATTRACT_DEAD_ZONE, ramping to ATTRACT_FORCE at
     ATTRACT_FULL_AT. Repulse: away, ATTRACT_FORCE within the dead zone, fading to 0 at FULL_AT.
+    ``scale``: the scene's size relative to the original's 100-unit arena (:func:`mouse_scale`):
+    the distances scale with it and the force with its square (the bodies' mass grows with
+    their area), so the mouse acts on a 10 m scene as the original's did on its arena.
     """
     offset = cursor[None, :] - points
     dist = np.hypot(offset[:, 0], offset[:, 1])
     safe = np.where(dist > 0.0, dist, 1.0)
     unit = offset / safe[:, None]
     unit[dist == 0.0] = 0.0
-    ramp = np.clip((dist - ATTRACT_DEAD_ZONE) / (ATTRACT_FULL_AT - ATTRACT_DEAD_ZONE), 0.0, 1.0)
+    dead, full = ATTRACT_DEAD_ZONE * scale, ATTRACT_FULL_AT * scale
+    ramp = np.clip((dist - dead) / (full - dead), 0.0, 1.0)
     strength = ramp if attract else -(1.0 - ramp)
-    return unit * (strength * ATTRACT_FORCE)[:, None]
+    return unit * (strength * ATTRACT_FORCE * scale * scale)[:, None]
+
+
+def mouse_scale(view: tuple[float, float, float, float]) -> float:
+    """A scene's size relative to the original arena: its view height over ORIGINAL_VIEW_HEIGHT."""
+    return float(max(view[3] - view[1], 1e-9) / ORIGINAL_VIEW_HEIGHT)
 
 
 class Simulation:
@@ -133,6 +146,13 @@ class Simulation:
             self.apply_material()
         self._accumulator = 0.0
         self.shots = []
+        # What each input does here: an action no row of this scene binds does nothing.
+        self.features = controls.scene_features(scene, self._base_gravity)
+        self.handled = controls.handled_actions(scene, self.features)
+
+    def handles(self, action: str) -> bool:
+        """Whether ``action`` does something in the current scene (a row of its help binds it)."""
+        return action in self.handled
 
     def apply_material(self) -> None:
         """Push the material values (with the f / s switches) into the world and every body."""
@@ -152,7 +172,7 @@ class Simulation:
         if not pressed:
             self.held.discard(action)
             return
-        if action in self.held:
+        if action in self.held or not self.handles(action):
             return
         scene = self._scene
         scene.shift = shift
@@ -168,6 +188,8 @@ class Simulation:
     def do(self, action: str) -> bool:
         """Carry out a press action from the controls table; False if it is not a world action."""
         scene = self._scene
+        if not self.handles(action):
+            return True  # not this scene's: nothing happens (the help does not list it here)
         if scene.on_action is not None and scene.on_action(scene, action):
             return True
         if action in ("pause", "help"):
@@ -241,6 +263,8 @@ class Simulation:
 
     def fire(self) -> None:
         """Fire a bullet from the scene's turret toward the cursor; the nearest body hit gets an impulse."""
+        if self._scene.turret is None:
+            return  # this scene has no turret
         world = self.world
         start = np.asarray(self._scene.turret, dtype=np.float64)
         aim = self.cursor_world() - start
@@ -265,7 +289,8 @@ class Simulation:
         moving = ~np.asarray(world.static, dtype=bool)
         if not moving.any():
             return
-        forces = attraction_forces(world.position[moving], self.cursor_world(), attract)
+        scale = mouse_scale(self._scene.view)
+        forces = attraction_forces(world.position[moving], self.cursor_world(), attract, scale)
         # The world's force accumulator, vectorised (apply_force per body would be a Python loop).
         world._force[moving] += forces
         pushed = np.flatnonzero(moving)[np.any(forces != 0.0, axis=1)]

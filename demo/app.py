@@ -356,7 +356,7 @@ class App(Simulation):
             )
         parts = [
             self._scene.name,
-            f"solver {world.solver}",
+            f"solver {world.solver}" if "solver" in self.features else None,
             "PAUSED" if self.paused else None,
             *self._hud_figures[1:3],
             f"bodies {world.body_count}",
@@ -367,18 +367,23 @@ class App(Simulation):
     def stats_lines(self) -> list[str]:
         cursor = self.cursor_world()
         on = {True: "on", False: "off"}
-        lines = [
-            f"mouse: {cursor[0]:.1f}, {cursor[1]:.1f}",
-            f"Gravity : {on[self.gravity_on]}",
-            f"Friction : {on[self.friction_on]}",
-            f"Stat.Fric. : {on[self.static_friction_on]}",
-            f"bodies : {self.world.body_count}",
-            f"Dyn.Fric. : {self.friction:.2f}",
-            f"Restitution : {self.restitution:.2f}",
-            f"Stat.Fric. : {self.static_friction:.2f}",
-            "",
-        ]
-        return lines + list(self._scene.help)
+        # Only the switches and values this scene's keys change (sat has no gravity to show).
+        lines = [f"mouse: {cursor[0]:.1f}, {cursor[1]:.1f}"]
+        if "gravity" in self.features:
+            lines.append(f"Gravity : {on[self.gravity_on]}")
+        if "material" in self.features:
+            lines += [
+                f"Friction : {on[self.friction_on]}",
+                f"Stat.Fric. : {on[self.static_friction_on]}",
+            ]
+        lines.append(f"bodies : {self.world.body_count}")
+        if "material" in self.features:
+            lines += [
+                f"Dyn.Fric. : {self.friction:.2f}",
+                f"Restitution : {self.restitution:.2f}",
+                f"Stat.Fric. : {self.static_friction:.2f}",
+            ]
+        return [*lines, "", *self._scene.help]
 
     def _build_text(self, width: int, height: int) -> np.ndarray:
         batch = self.renderer.text
@@ -404,8 +409,8 @@ class App(Simulation):
             for line in self.stats_lines():
                 block.append((line, margin, y))
                 y += line_h
-            rows = controls.help_rows(self._scene.name)  # the rows that mean something here
-            key = (atlas.pixel_size, id(atlas), self._scene.name)
+            rows = self.help_rows()  # the rows that mean something here
+            key = (atlas.pixel_size, id(atlas), id(self._scene))
             if self._help_width is None or self._help_width[0] != key:
                 label_w = max(atlas.text_width(label) for label, text in rows if text)
                 text_w = max(atlas.text_width(text) for _, text in rows)
@@ -419,6 +424,10 @@ class App(Simulation):
                 y += line_h
             batch.add_block(block, color)
         return batch.vertices()
+
+    def help_rows(self) -> list[tuple[str, str]]:
+        """The help overlay's rows for the current scene: what each of its inputs does there."""
+        return controls.help_rows(self._scene, self.features)
 
     def save_screenshot(self, path: Path | None = None) -> Path:
         """Save the last drawn frame as a PNG (F2 names it by time in screenshot_dir).

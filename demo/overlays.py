@@ -1,6 +1,6 @@
-"""World-space overlays drawn over the bodies: the turret and its shots, contact points by
-state, normals with their separation, push vectors, time-of-impact ghosts, impulses, bounding
-boxes and velocities. No GL here: everything goes into the renderer's LineBatch.
+"""World-space overlays drawn over the bodies: the turret (in the scenes that have one) and its
+shots, contact points by state, normals with their separation, push vectors, time-of-impact
+ghosts, impulses, bounding boxes and velocities. No GL here: everything goes into the renderer's LineBatch.
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ NORMAL_COLOR = (1.0, 1.0, 0.4, 1.0)
 BOUNDS_COLOR = (0.7, 0.7, 0.7, 0.6)
 VELOCITY_COLOR = (0.4, 0.9, 1.0, 1.0)
 TURRET_COLOR = (1.0, 1.0, 1.0, 1.0)
+#: The turret's barrel length (its base is as wide), as a fraction of the view's height.
+TURRET_BARREL = 0.03
 
 
 def draw_world_overlays(overlay: LineBatch, sim: Simulation, wv: np.ndarray) -> None:
@@ -52,12 +54,8 @@ def draw_world_overlays(overlay: LineBatch, sim: Simulation, wv: np.ndarray) -> 
     ``wv (n, MAXV, 2)``: the world vertices of this frame.
     """
     world = sim.world
-    # The turret: a short barrel toward the cursor on a small base.
-    base = np.asarray(sim.scene.turret, dtype=np.float64)
-    aim = sim.cursor_world() - base
-    norm = float(np.hypot(*aim))
-    barrel = base + (aim / norm if norm > 1e-9 else np.array([0.0, 1.0])) * 3.0
-    overlay.add_lines(np.array([[base, barrel], [base - (1.5, 0.0), base + (1.5, 0.0)]]), TURRET_COLOR)
+    if sim.scene.turret is not None:
+        draw_turret(overlay, sim)
     for start, end, age in sim.shots:
         fade = max(0.0, 1.0 - age / SHOT_FADE_S)
         overlay.add_lines(np.array([[start, end]]), (*SHOT_COLOR[:3], fade))
@@ -76,6 +74,27 @@ def draw_world_overlays(overlay: LineBatch, sim: Simulation, wv: np.ndarray) -> 
         overlay.add_lines(
             np.stack([start, start + world.velocity[moving] * VELOCITY_ARROW_S], 1), VELOCITY_COLOR
         )
+
+
+def turret_lines(scene: Any, cursor: np.ndarray) -> np.ndarray:
+    """The turret of ``scene`` aimed at ``cursor (2,)``: a barrel on a base, segments (2, 2, 2).
+
+    Sized to the view (TURRET_BARREL of its height), so it looks the same in a 100-unit arena
+    and in a 10 m scene. The scene must have a turret.
+    """
+    base = np.asarray(scene.turret, dtype=np.float64)
+    x0, y0, x1, y1 = scene.view
+    size = TURRET_BARREL * abs(y1 - y0)
+    aim = np.asarray(cursor, dtype=np.float64) - base
+    norm = float(np.hypot(*aim))
+    barrel = base + (aim / norm if norm > 1e-9 else np.array([0.0, 1.0])) * size
+    half = np.array([0.5 * size, 0.0])
+    return np.array([[base, barrel], [base - half, base + half]])
+
+
+def draw_turret(overlay: LineBatch, sim: Simulation) -> None:
+    """The turret: a short barrel toward the cursor on a small base."""
+    overlay.add_lines(turret_lines(sim.scene, sim.cursor_world()), TURRET_COLOR)
 
 
 def draw_contact_overlays(overlay: LineBatch, sim: Simulation, contacts: Any) -> None:

@@ -30,7 +30,9 @@ class Scene:
 
     ``view``: world rectangle (x0, y0, x1, y1) to show; ``bounds``: a moving body whose centroid
     leaves this rectangle has escaped; ``dt``: the physics step (s); ``turret``: where `x` fires
-    from (2,); ``help``: lines shown in the overlay; ``bodies``: the body count asked for.
+    from (2,), or None: the scene has no turret (no world whose bodies a shot could push: the
+    teaching pairs, primitives, crack), so none is drawn and `x` does nothing there;
+    ``help``: lines shown in the overlay; ``bodies``: the body count asked for.
     """
 
     name: str
@@ -41,7 +43,7 @@ class Scene:
     bodies: int
     help: list[str] = field(default_factory=list)
     dt: float = 1.0 / 60.0
-    turret: tuple[float, float] = (0.0, 0.0)
+    turret: tuple[float, float] | None = None
     min_bodies: int = 1
     max_bodies: int = 999
     default_bodies: int = 1
@@ -150,7 +152,8 @@ def scene_for_world(name: str, world: World, seed: int = 0, margin: float = 0.1)
     view = (float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))
     size = hi - lo
     bounds = (float(lo[0] - size[0]), float(lo[1] - size[1]), float(hi[0] + size[0]), float(hi[1] + size[1]))
-    turret = (float((lo[0] + hi[0]) / 2), float(lo[1] + 0.05 * size[1]))
+    # The turret at the top of the view, where falling bodies leave room to shoot down at them.
+    turret = (float((lo[0] + hi[0]) / 2), float(hi[1] - 0.05 * size[1]))
     n = world.body_count
     return Scene(
         name,

@@ -36,6 +36,10 @@ def _walled_world(**kwargs: Any) -> World:
     return world
 
 
+#: Where the arena scenes' turret sits: on the floor, left of the player, who starts in the middle.
+ARENA_TURRET = (8.0, 2.5)
+
+
 def _arena_scene(name: str, world: World, seed: int, help_lines: list[str], **kwargs: Any) -> Scene:
     count = world.body_count
     return Scene(
@@ -46,7 +50,7 @@ def _arena_scene(name: str, world: World, seed: int, help_lines: list[str], **kw
         seed=int(seed),
         bodies=count,
         help=list(help_lines),
-        turret=(50.0, 2.5),
+        turret=ARENA_TURRET,
         min_bodies=count,
         max_bodies=count,
         default_bodies=count,
@@ -415,7 +419,7 @@ def build_crack(seed: int = 0, bodies: int | None = None) -> Scene:
             "crack (seed 002): the box is driven diagonally into a wall of flush boxes",
             "1 / 2: ordering / surface-area rule; a snag puts it back at the start",
         ],
-        turret=(CRACK_BOXES * 0.5, 5.0),
+        turret=None,  # the scene drives the box itself: a shot could not push it
         min_bodies=world.body_count,
         max_bodies=world.body_count,
         default_bodies=world.body_count,
@@ -710,6 +714,7 @@ def build_restitution(seed: int = 0, bodies: int | None = None) -> Scene:
         seed,
         (-9.0, -1.5, 9.0, 11.0),
         ["restitution: boxes with restitution 0, 0.2, ... 1 (left to right) dropped together"],
+        turret=(0.0, 0.1),  # on the ground, between the boxes of 0.4 and 0.6
     )
     scene.data["first"] = first
     scene.on_overlay = _restitution_overlay
@@ -758,6 +763,7 @@ def build_friction(seed: int = 0, bodies: int | None = None) -> Scene:
         seed,
         (-24.0, -1.5, 24.0, 12.0),
         [f"friction: 30 degree ramps (tan = {math.tan(RAMP_ANGLE):.2f}); box and ramp friction 0 .. 0.8"],
+        turret=(0.0, 0.2),  # on the ground, under the middle ramp
     )
     scene.data["boxes"] = boxes
     scene.on_overlay = _friction_overlay
@@ -789,6 +795,7 @@ def build_mass_ratio(seed: int = 0, bodies: int | None = None) -> Scene:
         seed,
         (-5.0, -1.0, 5.0, 5.0),
         ["mass-ratio: the top box is 400 times heavier (2 x 2 m, density 100, on 1 x 1 m, density 1)"],
+        turret=(-4.0, 0.1),  # on the ground, left of the stack
     )
     # Impulse arrows: 400 kg under gravity takes ~67 N s a step, so draw them 50 times shorter.
     scene.data.update(light=light, heavy=heavy, arrow_scale=0.02)
@@ -886,6 +893,7 @@ def build_tumbler(seed: int = 0, bodies: int | None = None) -> Scene:
         (-half, -half, half, half),
         ["tumbler: a box turning at 0.3 rad/s; its walls are static bodies posed every step"],
         bounds=(-half, -half, half, half),
+        turret=(0.0, 0.0),  # the box's centre: the one place inside it its walls never reach
     )
     scene.data.update(walls=walls, angle=0.0)
     scene.on_step = _tumbler_step

@@ -133,7 +133,7 @@ def pair_scene(
         seed=int(seed),
         bodies=2,
         help=list(help_lines),
-        turret=(VIEW[2] * 0.5, 2.0),
+        turret=None,  # two polygons the scene moves itself: nothing for a bullet to push
         min_bodies=2,
         max_bodies=2,
         default_bodies=2,

@@ -95,12 +95,43 @@ def test_help_lists_every_binding_once() -> None:
 
 
 def test_markdown_table_has_one_row_per_binding() -> None:
-    table = controls.controls_markdown().strip().splitlines()
+    lines = controls.controls_markdown().strip().splitlines()
+    table = [line for line in lines if line.startswith("|")]
+    assert lines[: len(table)] == table  # the table first, then its note
     assert table[0].startswith("| Input | Action")
     assert re.fullmatch(r"\|(---\|)+", table[1])
     assert len(table) == 2 + len(controls.BINDINGS)
     for row, binding in zip(table[2:], controls.BINDINGS, strict=True):
         assert binding.help in row
+
+
+def test_markdown_scenes_column_lists_where_each_row_applies() -> None:
+    from demo import scenes
+
+    table = [line for line in controls.controls_markdown().splitlines() if line.startswith("| ")][1:]
+    names = scenes.scene_names()
+    built = {name: scenes.build_scene(name) for name in names}
+    for row, binding in zip(table, controls.BINDINGS, strict=True):
+        cell = row.rstrip(" |").rsplit("| ", 1)[1]
+        listed = {name for name in names if f"`{name}`" in cell}
+        expected = {name for name in names if controls.applies_to(binding, built[name])}
+        if cell == "all":
+            assert expected == set(names), binding.label
+        else:
+            assert listed == expected, binding.label
+    by_help = {b.help: row for b, row in zip(controls.BINDINGS, table, strict=True)}
+    assert "`sat`" not in by_help["gravity on / off"] and "`rigid`" in by_help["gravity on / off"]
+    assert "`swept`" in by_help["set A's motion toward the cursor"]
+    assert "`swept`" not in by_help["attract bodies to the cursor (held)"]
+
+
+def test_an_input_means_one_thing_in_a_scene_and_the_same_action_everywhere() -> None:
+    actions: dict[str, str] = {}
+    for binding in controls.BINDINGS:
+        for name, action in binding.inputs:
+            assert actions.setdefault(name, action) == action, name
+    left = [b.help for b in controls.BINDINGS if ("MOUSE_LEFT", "attract") in b.inputs]
+    assert len(left) == 5  # rigid's attract, swept's motion, bullets, laser, primitives' drag
 
 
 def test_readme_contains_exactly_the_generated_table() -> None:
