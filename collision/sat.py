@@ -45,28 +45,42 @@ from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 # --------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def project(vertices: np.ndarray, nx: float, ny: float) -> tuple[float, float]:
-    """Interval ``(lo, hi)`` of ``vertices (k, 2)`` projected on the axis ``(nx, ny)``."""
-    lo = vertices[0, 0] * nx + vertices[0, 1] * ny
+# How these steps are shaped for speed (measured with ``python -m collision.bench``):
+# - A shape is addressed as ``(shapes, s, k)``: the vertices ``shapes[s, :k]`` of a stack
+#   ``(n, MAX_VERTICES, 2)`` (``(1, k, 2)`` for a single shape). The batch kernel reads each
+#   pair straight from the world's array; an array view per shape would cost reference-count
+#   updates (atomic, out of line) per pair.
+# - The small steps of the face loop are inlined (``inline="always"``) so that it compiles
+#   without calls; what runs once per pair or rarely (the winning face's normal, the exact
+#   tie breakers) stays out of line, which keeps the compile time down.
+# - The face loop keeps the winning faces as indices and rebuilds their normals at the end,
+#   and the depth candidate is taken with selects that compile to blends rather than
+#   branches (see ``_sweep``): whether a face is the shallowest so far is random, and
+#   mispredicted branches cost more than the arithmetic.
+
+
+@njit(cache=True, inline="always")
+def project(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> tuple[float, float]:
+    """Interval ``(lo, hi)`` of ``shapes[s, :k]`` projected on the axis ``(nx, ny)``."""
+    lo = shapes[s, 0, 0] * nx + shapes[s, 0, 1] * ny
     hi = lo
-    for i in range(1, vertices.shape[0]):
-        d = vertices[i, 0] * nx + vertices[i, 1] * ny
+    for i in range(1, k):
+        d = shapes[s, i, 0] * nx + shapes[s, i, 1] * ny
         lo = min(lo, d)
         hi = max(hi, d)
     return lo, hi
 
 
-@njit(cache=True)
-def lowest(vertices: np.ndarray, nx: float, ny: float) -> float:
-    """Lowest projection of ``vertices (k, 2)`` on the axis ``(nx, ny)``."""
-    lo = vertices[0, 0] * nx + vertices[0, 1] * ny
-    for i in range(1, vertices.shape[0]):
-        lo = min(lo, vertices[i, 0] * nx + vertices[i, 1] * ny)
+@njit(cache=True, inline="always")
+def lowest(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> float:
+    """Lowest projection of ``shapes[s, :k]`` on the axis ``(nx, ny)``."""
+    lo = shapes[s, 0, 0] * nx + shapes[s, 0, 1] * ny
+    for i in range(1, k):
+        lo = min(lo, shapes[s, i, 0] * nx + shapes[s, i, 1] * ny)
     return lo
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def face_count(k: int) -> int:
     """Faces of a shape of ``k`` vertices: none for a point; both sides and both ends of a
     segment; one per edge of a polygon."""
@@ -77,36 +91,52 @@ def face_count(k: int) -> int:
     return k
 
 
-@njit(cache=True)
-def face(vertices: np.ndarray, f: int) -> tuple[float, float, float]:
-    """Face ``f`` of a shape as ``(nx, ny, h)``: outward normal, not normalised (its length
-    is the edge's), and the face's height ``h`` along it (the shape's highest projection).
+@njit(cache=True, inline="always")
+def face(shapes: np.ndarray, s: int, k: int, f: int) -> tuple[float, float, float]:
+    """Face ``f`` of the shape ``shapes[s, :k]`` as ``(nx, ny, h)``: outward normal, not
+    normalised (its length is the edge's), and the face's height ``h`` along it (the
+    shape's highest projection).
 
     Polygon face ``f`` is the edge from vertex ``f`` to ``f + 1``. Segment faces are its two
     sides (0, 1) and its two ends (2: past vertex 1, 3: before vertex 0).
     """
-    k = vertices.shape[0]
     if k == 2:
-        x0 = vertices[0, 0]
-        y0 = vertices[0, 1]
-        ex = vertices[1, 0] - x0
-        ey = vertices[1, 1] - y0
+        x0 = shapes[s, 0, 0]
+        y0 = shapes[s, 0, 1]
+        ex = shapes[s, 1, 0] - x0
+        ey = shapes[s, 1, 1] - y0
         if f == 0:
             return ey, -ex, x0 * ey - y0 * ex
         if f == 1:
             return -ey, ex, y0 * ex - x0 * ey
         if f == 2:
-            return ex, ey, vertices[1, 0] * ex + vertices[1, 1] * ey
+            return ex, ey, shapes[s, 1, 0] * ex + shapes[s, 1, 1] * ey
         return -ex, -ey, -(x0 * ex + y0 * ey)
     g = f + 1 if f + 1 < k else 0
-    x0 = vertices[f, 0]
-    y0 = vertices[f, 1]
-    nx = vertices[g, 1] - y0
-    ny = x0 - vertices[g, 0]
+    x0 = shapes[s, f, 0]
+    y0 = shapes[s, f, 1]
+    nx = shapes[s, g, 1] - y0
+    ny = x0 - shapes[s, g, 0]
     return nx, ny, x0 * nx + y0 * ny
 
 
 @njit(cache=True)
+def pair_normal(
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: int
+) -> tuple[float, float]:
+    """Normal of face ``f`` of a pair (A's faces first, then B's), not normalised, oriented
+    from B toward A (a face of A points the other way); ``(0, 0)`` for ``f = -1``, no face."""
+    if f < 0:
+        return 0.0, 0.0
+    fa = face_count(ka)
+    if f < fa:
+        nx, ny, _ = face(shapes_a, sa, ka, f)
+        return -nx, -ny
+    nx, ny, _ = face(shapes_b, sb, kb, f - fa)
+    return nx, ny
+
+
+@njit(cache=True, inline="always")
 def preferred_axis(nx: float, ny: float, bx: float, by: float) -> bool:
     """Tie-break between two different lines with exactly the same score: True if ``n``
     wins over ``b``. It ignores their signs, so swapping A and B picks the same line."""
@@ -122,32 +152,46 @@ def preferred_axis(nx: float, ny: float, bx: float, by: float) -> bool:
 
 
 @njit(cache=True)
-def _mean_offset(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+def _mean_offset(
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int
+) -> tuple[float, float]:
     """Mean of A's vertices minus mean of B's."""
     ax = 0.0
     ay = 0.0
-    for i in range(a.shape[0]):
-        ax += a[i, 0]
-        ay += a[i, 1]
+    for i in range(ka):
+        ax += shapes_a[sa, i, 0]
+        ay += shapes_a[sa, i, 1]
     bx = 0.0
     by = 0.0
-    for i in range(b.shape[0]):
-        bx += b[i, 0]
-        by += b[i, 1]
-    return ax / a.shape[0] - bx / b.shape[0], ay / a.shape[0] - by / b.shape[0]
+    for i in range(kb):
+        bx += shapes_b[sb, i, 0]
+        by += shapes_b[sb, i, 1]
+    return ax / ka - bx / kb, ay / ka - by / kb
 
 
 @njit(cache=True)
-def depth_tie_wins(a: np.ndarray, b: np.ndarray, nx: float, ny: float, bx: float, by: float) -> bool:
-    """Exact tie of two depth candidates (oriented normals ``n`` and the current ``b``):
-    True if ``n`` should win. Different lines: :func:`preferred_axis`. The same line in
-    opposite directions (A centred on B across it, or segments lying along each other):
-    the side A's vertices lean to, so that swapping A and B flips the answer."""
+def depth_tie_wins(
+    shapes_a: np.ndarray,
+    sa: int,
+    ka: int,
+    shapes_b: np.ndarray,
+    sb: int,
+    kb: int,
+    nx: float,
+    ny: float,
+    best: int,
+) -> bool:
+    """Exact tie of two depth candidates, the face with oriented normal ``n`` and the
+    current one, face ``best``: True if ``n`` should win. Different lines:
+    :func:`preferred_axis`. The same line in opposite directions (A centred on B across it,
+    or segments lying along each other): the side A's vertices lean to, so that swapping A
+    and B flips the answer."""
+    bx, by = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, best)
     if nx * by - ny * bx != 0.0:
         return preferred_axis(nx, ny, bx, by)
     if nx * bx + ny * by > 0.0:
         return False
-    cx, cy = _mean_offset(a, b)
+    cx, cy = _mean_offset(shapes_a, sa, ka, shapes_b, sb, kb)
     lean = nx * cx + ny * cy
     if lean != 0.0:
         return lean > 0.0
@@ -158,32 +202,53 @@ def depth_tie_wins(a: np.ndarray, b: np.ndarray, nx: float, ny: float, bx: float
 
 
 @njit(cache=True)
+def entry_tie_wins(
+    shapes_a: np.ndarray,
+    sa: int,
+    ka: int,
+    shapes_b: np.ndarray,
+    sb: int,
+    kb: int,
+    nx: float,
+    ny: float,
+    best: int,
+) -> bool:
+    """Exact tie of two entry times: True if the face with normal ``n`` should win over
+    the current one, face ``best`` (:func:`preferred_axis`)."""
+    bx, by = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, best)
+    return preferred_axis(nx, ny, bx, by)
+
+
+@njit(cache=True)
 def intersect_kernel(a: np.ndarray, b: np.ndarray) -> bool:
     """True if shapes ``a (ka, 2)`` and ``b (kb, 2)`` overlap or touch (Tutorial 1)."""
     ka = a.shape[0]
     kb = b.shape[0]
     if ka == 1 and kb == 1:
         return a[0, 0] == b[0, 0] and a[0, 1] == b[0, 1]
+    sa = a[np.newaxis]
+    sb = b[np.newaxis]
     fa = face_count(ka)
     for f in range(fa + face_count(kb)):
         if f < fa:
-            nx, ny, h = face(a, f)
-            if lowest(b, nx, ny) > h:
+            nx, ny, h = face(sa, 0, ka, f)
+            if lowest(sb, 0, kb, nx, ny) > h:
                 return False
         else:
-            nx, ny, h = face(b, f - fa)
-            if lowest(a, nx, ny) > h:
+            nx, ny, h = face(sb, 0, kb, f - fa)
+            if lowest(sa, 0, ka, nx, ny) > h:
                 return False
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _point_point_sweep(
-    a: np.ndarray, b: np.ndarray, vx: float, vy: float, t_max: float
+    ax: float, ay: float, bx: float, by: float, vx: float, vy: float, t_max: float
 ) -> tuple[bool, float, float, float, float]:
-    """Two points: they meet only by passing exactly through each other."""
-    dx = a[0, 0] - b[0, 0]
-    dy = a[0, 1] - b[0, 1]
+    """Two points A = ``(ax, ay)`` and B = ``(bx, by)``: they meet only by passing exactly
+    through each other."""
+    dx = ax - bx
+    dy = ay - by
     speed_sq = vx * vx + vy * vy
     moving = speed_sq > VELOCITY_AXIS_EPSILON_SQ
     nx = 0.0
@@ -202,6 +267,104 @@ def _point_point_sweep(
     return True, nx, ny, t, 0.0
 
 
+@njit(cache=True, inline="always")
+def _sweep(
+    shapes_a: np.ndarray,
+    sa: int,
+    ka: int,
+    shapes_b: np.ndarray,
+    sb: int,
+    kb: int,
+    vx: float,
+    vy: float,
+    t_max: float,
+) -> tuple[bool, float, float, float, float]:
+    """:func:`sweep_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``."""
+    if ka == 1 and kb == 1:
+        return _point_point_sweep(
+            shapes_a[sa, 0, 0], shapes_a[sa, 0, 1], shapes_b[sb, 0, 0], shapes_b[sb, 0, 1], vx, vy, t_max
+        )
+
+    # Tutorial 3's axis: if the shapes' shadows across the line of motion are disjoint,
+    # they never meet.
+    if vx * vx + vy * vy > VELOCITY_AXIS_EPSILON_SQ:
+        alo, ahi = project(shapes_a, sa, ka, -vy, vx)
+        blo, bhi = project(shapes_b, sb, kb, -vy, vx)
+        if alo > bhi or blo > ahi:
+            return False, 0.0, 0.0, 0.0, 0.0
+
+    t_first = 0.0  # latest entry so far (never before 0)
+    t_last = t_max  # earliest exit so far (never after t_max)
+    hit_face = -1  # face of the latest entry (-1: none yet); see pair_normal
+    # Smallest overlap so far, as overlap^2 over its normal's length^2 (compared by cross
+    # multiplication: no division per face), and its face.
+    depth_sq = math.inf
+    depth_len_sq = 1.0
+    depth_face = -1
+    fa = face_count(ka)
+    for f in range(fa + face_count(kb)):
+        # A face of one shape and the other shape's lowest point along its normal: the gap
+        # between them (> 0: apart across this face), changing at `speed` per unit time.
+        # Normals end up pointing from B toward A: a face of A points the other way.
+        if f < fa:
+            nx, ny, h = face(shapes_a, sa, ka, f)
+            gap = lowest(shapes_b, sb, kb, nx, ny) - h
+            nx = -nx
+            ny = -ny
+        else:
+            nx, ny, h = face(shapes_b, sb, kb, f - fa)
+            gap = lowest(shapes_a, sa, ka, nx, ny) - h
+        speed = vx * nx + vy * ny
+        length_sq = nx * nx + ny * ny
+        if speed * speed < AXIS_SPEED_EPSILON * AXIS_SPEED_EPSILON * length_sq:
+            if gap > 0.0:
+                return False, 0.0, 0.0, 0.0, 0.0
+        else:
+            # Approaching (speed < 0): the gap closes at t, an entry; else it opens at t, an
+            # exit. Written as selects rather than branches (see the note above).
+            t = gap / -speed
+            enter = t if speed < 0.0 else -math.inf
+            leave = t if speed > 0.0 else math.inf
+            tie = (enter == t_first) & (enter > 0.0)
+            hit_face = f if enter > t_first else hit_face
+            if tie and entry_tie_wins(shapes_a, sa, ka, shapes_b, sb, kb, nx, ny, hit_face):
+                hit_face = f
+            t_first = max(t_first, enter)
+            t_last = min(t_last, leave)
+            if t_first > t_last:
+                return False, 0.0, 0.0, 0.0, 0.0
+        # Depth candidates only matter if the pair overlaps at time 0, where no gap is > 0.
+        g_sq = gap * gap if gap <= 0.0 else math.inf
+        lhs = g_sq * depth_len_sq
+        rhs = depth_sq * length_sq
+        tie = (lhs == rhs) & (g_sq < math.inf)  # exactly as deep: rare, settled below
+        # Shallower when lhs < rhs. The second float select tests `not lhs >= rhs`, the same
+        # for any non-NaN lhs and rhs (coordinates stay below MAX_COORDINATE, so a NaN here
+        # would need 0 * inf from an edge shorter than 1e-162 units): LLVM then gives each
+        # select its own compare and emits blends; with one shared compare it emitted a
+        # branch for the second select, mispredicted about as often as it is taken.
+        depth_face = f if lhs < rhs else depth_face
+        depth_sq = g_sq if lhs < rhs else depth_sq
+        depth_len_sq = length_sq if not lhs >= rhs else depth_len_sq
+        if tie and depth_tie_wins(shapes_a, sa, ka, shapes_b, sb, kb, nx, ny, depth_face):
+            depth_face = f
+            depth_sq = g_sq
+            depth_len_sq = length_sq
+
+    moving = t_first > 0.0 or depth_sq == math.inf
+    nx, ny = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, hit_face if moving else depth_face)
+    length_sq = nx * nx + ny * ny
+    if moving:
+        if length_sq == 0.0:  # only if a positive gap / speed underflowed to 0
+            return False, 0.0, 0.0, 0.0, 0.0
+        inv = 1.0 / math.sqrt(length_sq)
+        return True, nx * inv, ny * inv, t_first, 0.0
+    # Overlapping (or touching) at time 0; adding 0.0 turns a -0.0 into 0.0.
+    inv = 1.0 / math.sqrt(length_sq)
+    depth = math.sqrt(depth_sq / depth_len_sq)
+    return True, nx * inv + 0.0, ny * inv + 0.0, 0.0, depth + 0.0
+
+
 @njit(cache=True)
 def sweep_kernel(
     a: np.ndarray, b: np.ndarray, vx: float, vy: float, t_max: float
@@ -217,89 +380,7 @@ def sweep_kernel(
     Face normals are not normalised while testing (times are ratios, so their scale
     cancels); only the chosen one is.
     """
-    ka = a.shape[0]
-    kb = b.shape[0]
-    if ka == 1 and kb == 1:
-        return _point_point_sweep(a, b, vx, vy, t_max)
-
-    # Tutorial 3's axis: if the shapes' shadows across the line of motion are disjoint,
-    # they never meet.
-    if vx * vx + vy * vy > VELOCITY_AXIS_EPSILON_SQ:
-        alo, ahi = project(a, -vy, vx)
-        blo, bhi = project(b, -vy, vx)
-        if alo > bhi or blo > ahi:
-            return False, 0.0, 0.0, 0.0, 0.0
-
-    t_first = 0.0  # latest entry so far (never before 0)
-    t_last = t_max  # earliest exit so far (never after t_max)
-    hit_nx = 0.0
-    hit_ny = 0.0
-    # Smallest overlap so far, as overlap^2 over its normal's length^2 (compared by cross
-    # multiplication: no division per face).
-    depth_sq = math.inf
-    depth_len_sq = 1.0
-    depth_nx = 0.0
-    depth_ny = 0.0
-    fa = face_count(ka)
-    for f in range(fa + face_count(kb)):
-        # A face of one shape and the other shape's lowest point along its normal: the gap
-        # between them (> 0: apart across this face), changing at `speed` per unit time.
-        # Normals end up pointing from B toward A: a face of A points the other way.
-        if f < fa:
-            nx, ny, h = face(a, f)
-            gap = lowest(b, nx, ny) - h
-            nx = -nx
-            ny = -ny
-        else:
-            nx, ny, h = face(b, f - fa)
-            gap = lowest(a, nx, ny) - h
-        speed = vx * nx + vy * ny
-        length_sq = nx * nx + ny * ny
-        if speed * speed < AXIS_SPEED_EPSILON * AXIS_SPEED_EPSILON * length_sq:
-            if gap > 0.0:
-                return False, 0.0, 0.0, 0.0, 0.0
-        else:
-            # Approaching (speed < 0): the gap closes at t, an entry; else it opens at t, an
-            # exit. Written as selects rather than branches: their outcome is random, and
-            # mispredicted branches cost more than the arithmetic.
-            t = gap / -speed
-            enter = t if speed < 0.0 else -math.inf
-            leave = t if speed > 0.0 else math.inf
-            later = enter > t_first
-            hit_nx = nx if later else hit_nx
-            hit_ny = ny if later else hit_ny
-            if enter == t_first and enter > 0.0 and preferred_axis(nx, ny, hit_nx, hit_ny):
-                hit_nx = nx
-                hit_ny = ny
-            t_first = max(t_first, enter)
-            t_last = min(t_last, leave)
-            if t_first > t_last:
-                return False, 0.0, 0.0, 0.0, 0.0
-        # Depth candidates only matter if the pair overlaps at time 0, where no gap is > 0.
-        g_sq = gap * gap if gap <= 0.0 else math.inf
-        lhs = g_sq * depth_len_sq
-        rhs = depth_sq * length_sq
-        if lhs == rhs and g_sq < math.inf and depth_tie_wins(a, b, nx, ny, depth_nx, depth_ny):
-            depth_nx = nx
-            depth_ny = ny
-            depth_sq = g_sq
-            depth_len_sq = length_sq
-        shallower = lhs < rhs
-        depth_nx = nx if shallower else depth_nx
-        depth_ny = ny if shallower else depth_ny
-        depth_sq = g_sq if shallower else depth_sq
-        depth_len_sq = length_sq if shallower else depth_len_sq
-
-    if t_first > 0.0 or depth_sq == math.inf:
-        length_sq = hit_nx * hit_nx + hit_ny * hit_ny
-        if length_sq == 0.0:  # only if a positive gap / speed underflowed to 0
-            return False, 0.0, 0.0, 0.0, 0.0
-        inv = 1.0 / math.sqrt(length_sq)
-        return True, hit_nx * inv, hit_ny * inv, t_first, 0.0
-    # Overlapping (or touching) at time 0; adding 0.0 turns a -0.0 into 0.0.
-    inv = 1.0 / math.sqrt(depth_nx * depth_nx + depth_ny * depth_ny)
-    depth = math.sqrt(depth_sq / depth_len_sq)
-    return True, depth_nx * inv + 0.0, depth_ny * inv + 0.0, 0.0, depth + 0.0
+    return _sweep(a[np.newaxis], 0, a.shape[0], b[np.newaxis], 0, b.shape[0], vx, vy, t_max)
 
 
 @njit(cache=True)
@@ -310,7 +391,7 @@ def sweep_pairs(
     pairs: np.ndarray,
     dt: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``sweep_kernel`` over many pairs of bodies.
+    """``sweep_kernel`` over many pairs of bodies (the same answers, bit for bit).
 
     ``world_vertices (n, MAX_VERTICES, 2)``, ``vertex_count (n,) int64``, ``velocity (n, 2)``
     units/s, ``pairs (m, 2) int64`` (A = column 0, B = column 1), ``dt > 0`` seconds.
@@ -325,9 +406,13 @@ def sweep_pairs(
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        ok, nx, ny, t, d = sweep_kernel(
-            world_vertices[i, : vertex_count[i]],
-            world_vertices[j, : vertex_count[j]],
+        ok, nx, ny, t, d = _sweep(
+            world_vertices,
+            i,
+            vertex_count[i],
+            world_vertices,
+            j,
+            vertex_count[j],
             velocity[i, 0] - velocity[j, 0],
             velocity[i, 1] - velocity[j, 1],
             dt,
