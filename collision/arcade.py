@@ -88,6 +88,31 @@ def contact_surface(
 
 
 @njit(cache=True)
+def _mirror(r: int, root: np.ndarray, position: np.ndarray, velocity: np.ndarray) -> None:
+    """Copy body ``r``'s position and velocity into the rows of its parts (compounds)."""
+    v = r + 1
+    while v < root.shape[0] and root[v] == r:
+        position[v, 0] = position[r, 0]
+        position[v, 1] = position[r, 1]
+        velocity[v, 0] = velocity[r, 0]
+        velocity[v, 1] = velocity[r, 1]
+        v += 1
+
+
+@njit(cache=True)
+def _shift_rows(
+    r: int, root: np.ndarray, world_vertices: np.ndarray, vertex_count: np.ndarray, dx: float, dy: float
+) -> None:
+    """Move the world vertices of every row of body ``r`` by (dx, dy)."""
+    v = r
+    while v < root.shape[0] and root[v] == r:
+        for k in range(vertex_count[v]):
+            world_vertices[v, k, 0] += dx
+            world_vertices[v, k, 1] += dy
+        v += 1
+
+
+@njit(cache=True)
 def _resolve(
     i: int,
     j: int,
@@ -100,12 +125,42 @@ def _resolve(
     friction: np.ndarray,
     restitution: np.ndarray,
     static_friction: np.ndarray,
+    root: np.ndarray,
+    world_vertices: np.ndarray,
+    vertex_count: np.ndarray,
 ) -> tuple[float, float, float, float]:
     """Push out an overlap and reflect the relative velocity (Tutorial 4).
 
-    Returns ``(push_a, push_b, normal_impulse, tangent_impulse)``: how far A moved along +n and
-    B along -n, and the impulse magnitudes (N s).
+    ``i``, ``j`` are bodies (roots); their part rows (compounds) and the world vertices of
+    all their rows follow. Returns ``(push_a, push_b, normal_impulse, tangent_impulse)``: how
+    far A moved along +n and B along -n, and the impulse magnitudes (N s).
     """
+    jn_jt = _reflect(
+        i, j, nx, ny, depth, position, velocity, inv_mass, friction, restitution, static_friction
+    )
+    push_a, push_b = jn_jt[0], jn_jt[1]
+    _shift_rows(i, root, world_vertices, vertex_count, push_a * nx, push_a * ny)
+    _shift_rows(j, root, world_vertices, vertex_count, -push_b * nx, -push_b * ny)
+    _mirror(i, root, position, velocity)
+    _mirror(j, root, position, velocity)
+    return jn_jt
+
+
+@njit(cache=True)
+def _reflect(
+    i: int,
+    j: int,
+    nx: float,
+    ny: float,
+    depth: float,
+    position: np.ndarray,
+    velocity: np.ndarray,
+    inv_mass: np.ndarray,
+    friction: np.ndarray,
+    restitution: np.ndarray,
+    static_friction: np.ndarray,
+) -> tuple[float, float, float, float]:
+    """The push and reflection of bodies ``i`` and ``j`` (see ``_resolve``)."""
     im_a = inv_mass[i]
     im_b = inv_mass[j]
     im_sum = im_a + im_b
@@ -229,6 +284,8 @@ def _immediate_pass(
     span: float,
     t_start: float,
     skip_grazes: bool,
+    root: np.ndarray,
+    continuous: bool,
     rows: int,
     bodies: np.ndarray,
     points: np.ndarray,
@@ -238,13 +295,14 @@ def _immediate_pass(
     jn_out: np.ndarray,
     jt_out: np.ndarray,
 ) -> int:
-    """Each pair once, in order, over ``span`` seconds, resolved as found (Tutorial 4)."""
+    """Each pair once, in order, over ``span`` seconds, resolved as found (Tutorial 4).
+    Without ``continuous``: overlap only (no time of impact)."""
     out_a = np.zeros((2, 2))
     out_b = np.zeros((2, 2))
     for p in range(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        if static[i] and static[j]:
+        if not _responds(i, j, root, inv_mass):
             continue
         a = world_vertices[i, : vertex_count[i]]
         b = world_vertices[j, : vertex_count[j]]
@@ -252,19 +310,21 @@ def _immediate_pass(
         vay = velocity[i, 1]
         vbx = velocity[j, 0]
         vby = velocity[j, 1]
-        hit, nx, ny, t, depth = sweep_kernel(a, b, vax - vbx, vay - vby, span)
+        if continuous:
+            hit, nx, ny, t, depth = sweep_kernel(a, b, vax - vbx, vay - vby, span)
+        else:
+            hit, nx, ny, t, depth = sweep_kernel(a, b, 0.0, 0.0, span)
         if not hit:
             continue
         active, _ = _active(a, b, nx, ny, t, depth, vax, vay, vbx, vby, skip_grazes)
         if not active:
             continue
-        push_a, push_b, jn, jt = _resolve(
-            i, j, nx, ny, depth, position, velocity, inv_mass, friction, restitution, static_friction
-        )
+        # The rows' vertices are recorded before the push moves them.
+        first = rows
         rows = _record(
             rows,
-            i,
-            j,
+            root[i],
+            root[j],
             a,
             b,
             nx,
@@ -276,8 +336,8 @@ def _immediate_pass(
             vay,
             vbx,
             vby,
-            jn,
-            jt,
+            0.0,
+            0.0,
             out_a,
             out_b,
             bodies,
@@ -288,13 +348,36 @@ def _immediate_pass(
             jn_out,
             jt_out,
         )
-        for v in range(vertex_count[i]):
-            world_vertices[i, v, 0] += push_a * nx
-            world_vertices[i, v, 1] += push_a * ny
-        for v in range(vertex_count[j]):
-            world_vertices[j, v, 0] -= push_b * nx
-            world_vertices[j, v, 1] -= push_b * ny
+        _, _, jn, jt = _resolve(
+            root[i],
+            root[j],
+            nx,
+            ny,
+            depth,
+            position,
+            velocity,
+            inv_mass,
+            friction,
+            restitution,
+            static_friction,
+            root,
+            world_vertices,
+            vertex_count,
+        )
+        c = rows - first
+        for r in range(first, rows):
+            jn_out[r] = jn / c
+            jt_out[r] = jt / c
     return rows
+
+
+@njit(cache=True)
+def _responds(i: int, j: int, root: np.ndarray, inv_mass: np.ndarray) -> bool:
+    """Whether rows ``i`` and ``j`` can collide: different bodies, not both of infinite mass
+    (static or kinematic)."""
+    ri = root[i]
+    rj = root[j]
+    return ri != rj and inv_mass[ri] + inv_mass[rj] > 0.0
 
 
 @njit(cache=True)
@@ -350,8 +433,16 @@ def arcade_kernel(
     ordered: bool,
     surface_rule: bool,
     max_subdivisions: int,
+    root: np.ndarray,
+    continuous: bool,
 ) -> tuple[int, bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """One arcade step (see the module docstring); positions and angles are integrated.
+
+    ``root (n,) int64``: each row's body. A compound's parts are rows that mirror their root
+    (pushes and velocity changes go to the root and are copied to them; collisions never
+    change angular velocity here, so they turn alike). Kinematic bodies (inverse mass 0, not
+    static) move with their velocity and are not hit by static or kinematic bodies. Without
+    ``continuous`` every pair is tested for overlap once, in order (no time of impact).
 
     ``pairs``: the step's candidate pairs (``world_vertices`` current for them). Returns
     ``(count, capped, bodies, points, normals, separation, toi, normal_impulse,
@@ -367,7 +458,7 @@ def arcade_kernel(
     jn_out = np.zeros(capacity)
     jt_out = np.zeros(capacity)
     rows = 0
-    if not ordered:
+    if not ordered or not continuous:
         rows = _immediate_pass(
             pairs,
             world_vertices,
@@ -382,6 +473,8 @@ def arcade_kernel(
             dt,
             0.0,
             False,
+            root,
+            continuous,
             rows,
             bodies,
             points,
@@ -416,7 +509,7 @@ def arcade_kernel(
     for p in range(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        if static[i] and static[j]:
+        if not _responds(i, j, root, inv_mass):
             continue
         ok, t, nx, ny, depth, length = _evaluate(
             i, j, world_vertices, vertex_count, velocity, dt, surface_rule
@@ -466,6 +559,8 @@ def arcade_kernel(
                 remaining,
                 t_now,
                 True,
+                root,
+                True,
                 rows,
                 bodies,
                 points,
@@ -482,16 +577,17 @@ def arcade_kernel(
             for p in range(pairs.shape[0]):
                 i = pairs[p, 0]
                 j = pairs[p, 1]
-                if static[i] and static[j]:
+                if not _responds(i, j, root, inv_mass):
                     continue
                 ok, t, _, _, _, _ = _evaluate(
                     i, j, world_vertices, vertex_count, velocity, remaining, surface_rule
                 )
                 if ok:
-                    span[i] = min(span[i], t)
-                    span[j] = min(span[j], t)
+                    span[root[i]] = min(span[root[i]], t)
+                    span[root[j]] = min(span[root[j]], t)
             for body in range(n):
-                _advance_one(position, angle, velocity, angular_velocity, static, body, span[body])
+                # A compound's rows move together, by its root's span.
+                _advance_one(position, angle, velocity, angular_velocity, static, body, span[root[body]])
             break
 
         # Seed 002: the earliest hit wins; (nearly) simultaneous ones go to the larger surface.
@@ -529,8 +625,8 @@ def arcade_kernel(
         first = rows
         rows = _record(
             rows,
-            i,
-            j,
+            root[i],
+            root[j],
             a,
             b,
             nx,
@@ -554,28 +650,37 @@ def arcade_kernel(
             jn_out,
             jt_out,
         )
-        push_a, push_b, jn, jt = _resolve(
-            i, j, nx, ny, depth, position, velocity, inv_mass, friction, restitution, static_friction
+        _, _, jn, jt = _resolve(
+            root[i],
+            root[j],
+            nx,
+            ny,
+            depth,
+            position,
+            velocity,
+            inv_mass,
+            friction,
+            restitution,
+            static_friction,
+            root,
+            world_vertices,
+            vertex_count,
         )
         c = rows - first
         for r in range(first, rows):
             jn_out[r] = jn / c
             jt_out[r] = jt / c
-        for v in range(vertex_count[i]):
-            world_vertices[i, v, 0] += push_a * nx
-            world_vertices[i, v, 1] += push_a * ny
-        for v in range(vertex_count[j]):
-            world_vertices[j, v, 0] -= push_b * nx
-            world_vertices[j, v, 1] -= push_b * ny
         hits += 1
 
-        # Forget every pending hit of i and j (a static body never changes), then test them
-        # again over what is left of the step.
+        # Forget every pending hit of the two bodies (a static body never changes), then test
+        # all their rows again over what is left of the step.
+        ri = root[i]
+        rj = root[j]
         kept = 0
         for e in range(entries):
-            ei = e_i[e]
-            ej = e_j[e]
-            if (not static[i] and (ei == i or ej == i)) or (not static[j] and (ei == j or ej == j)):
+            ei = root[e_i[e]]
+            ej = root[e_j[e]]
+            if (not static[ri] and (ei == ri or ej == ri)) or (not static[rj] and (ei == rj or ej == rj)):
                 continue
             e_i[kept] = e_i[e]
             e_j[kept] = e_j[e]
@@ -601,38 +706,49 @@ def arcade_kernel(
             hi,
         )
         for side in range(2):
-            d = i if side == 0 else j
-            if static[d]:
+            rd = ri if side == 0 else rj
+            if static[rd]:
                 continue
-            for k in range(n):
-                if k == d or (side == 1 and k == i) or (static[k] and static[d]):
-                    continue
-                if lo[k, 0] > hi[d, 0] or lo[d, 0] > hi[k, 0] or lo[k, 1] > hi[d, 1] or lo[d, 1] > hi[k, 1]:
-                    continue
-                pi = min(d, k)
-                pj = max(d, k)
-                ok, t, enx, eny, edepth, length = _evaluate(
-                    pi, pj, world_vertices, vertex_count, velocity, remaining, surface_rule
-                )
-                if not ok:
-                    continue
-                if entries == e_i.shape[0]:
-                    grow = 2 * entries
-                    e_i = _grown_int(e_i, grow)
-                    e_j = _grown_int(e_j, grow)
-                    e_t = _grown(e_t, grow)
-                    e_nx = _grown(e_nx, grow)
-                    e_ny = _grown(e_ny, grow)
-                    e_depth = _grown(e_depth, grow)
-                    e_len = _grown(e_len, grow)
-                e_i[entries] = pi
-                e_j[entries] = pj
-                e_t[entries] = t_now + t
-                e_nx[entries] = enx
-                e_ny[entries] = eny
-                e_depth[entries] = edepth
-                e_len[entries] = length
-                entries += 1
+            d = rd - 1
+            while True:
+                d += 1
+                if d >= n or root[d] != rd:
+                    break
+                for k in range(n):
+                    # Each pair of bodies once: from A's rows, then B's except against A.
+                    if root[k] == rd or (side == 1 and root[k] == ri) or not _responds(d, k, root, inv_mass):
+                        continue
+                    if (
+                        lo[k, 0] > hi[d, 0]
+                        or lo[d, 0] > hi[k, 0]
+                        or lo[k, 1] > hi[d, 1]
+                        or lo[d, 1] > hi[k, 1]
+                    ):
+                        continue
+                    pi = min(d, k)
+                    pj = max(d, k)
+                    ok, t, enx, eny, edepth, length = _evaluate(
+                        pi, pj, world_vertices, vertex_count, velocity, remaining, surface_rule
+                    )
+                    if not ok:
+                        continue
+                    if entries == e_i.shape[0]:
+                        grow = 2 * entries
+                        e_i = _grown_int(e_i, grow)
+                        e_j = _grown_int(e_j, grow)
+                        e_t = _grown(e_t, grow)
+                        e_nx = _grown(e_nx, grow)
+                        e_ny = _grown(e_ny, grow)
+                        e_depth = _grown(e_depth, grow)
+                        e_len = _grown(e_len, grow)
+                    e_i[entries] = pi
+                    e_j[entries] = pj
+                    e_t[entries] = t_now + t
+                    e_nx[entries] = enx
+                    e_ny[entries] = eny
+                    e_depth[entries] = edepth
+                    e_len[entries] = length
+                    entries += 1
     return rows, capped, bodies, points, normals, separation, tois, jn_out, jt_out
 
 
@@ -702,6 +818,8 @@ class ArcadeSolver:
             bool(world.ordered),
             bool(world.surface_rule),
             MAX_SUBDIVISIONS,
+            world._root,
+            world._continuous,
         )
         if capped and not self.warned:
             self.warned = True

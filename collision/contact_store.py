@@ -115,13 +115,21 @@ def collide(
     fat_valid: np.ndarray,
     fat_pairs: np.ndarray,
     fat_margin: float,
+    root: np.ndarray,
+    dynamic: np.ndarray,
+    filter_pairs: bool,
+    continuous: bool,
 ) -> tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, np.ndarray
 ]:
     """Broadphase and manifolds: the contact points of this step, in pair order.
 
     Writes world-space vertices into ``world_vertices (n, MAX_VERTICES, 2)``; ``fat_*`` is
-    the broadphase cache (see ``cached_pairs``). Returns ``(pairs (m, 2), pair_index (c,),
+    the broadphase cache (see ``cached_pairs``). With ``filter_pairs``, pairs of rows of one
+    body (``root (n,) int64``, the parts of a compound) and pairs where neither row is
+    ``dynamic (n,) bool`` (kinematic against kinematic or static) are dropped. Without
+    ``continuous`` the boxes are not swept and the speculative reach does not grow with
+    speed (overlap and resting contacts only). Returns ``(pairs (m, 2), pair_index (c,),
     key (c,), point_a (c, 2), point_b (c, 2), normal (c, 2), separation (c,), c, fat_pairs)``;
     the point arrays have room for two points per pair and only their first ``c`` rows are
     used.
@@ -131,12 +139,30 @@ def collide(
     lo = np.empty((n, 2))
     hi = np.empty((n, 2))
     swept_bounds(
-        world_vertices, vertex_count, velocity, angular_velocity, radius, dt, base_speculative, lo, hi
+        world_vertices,
+        vertex_count,
+        velocity,
+        angular_velocity,
+        radius,
+        dt if continuous else 0.0,
+        base_speculative,
+        lo,
+        hi,
     )
     skip = np.empty(n, dtype=np.bool_)
     for i in range(n):
         skip[i] = not moving[i]
     pairs, fat_pairs = cached_pairs(lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, fat_margin)
+    if filter_pairs:
+        own = 0
+        for p in range(pairs.shape[0]):
+            i = pairs[p, 0]
+            j = pairs[p, 1]
+            if root[i] != root[j] and (dynamic[i] or dynamic[j]):
+                pairs[own, 0] = i
+                pairs[own, 1] = j
+                own += 1
+        pairs = pairs[:own]
     # Edge normals only of bodies in some pair (a resting pile's static walls and far bodies
     # need none); rows past a body's vertex count are never read.
     m = pairs.shape[0]
@@ -167,11 +193,13 @@ def collide(
         # rotation of each can sweep (chord of its radius).
         vx = (velocity[i, 0] if moving[i] else 0.0) - (velocity[j, 0] if moving[j] else 0.0)
         vy = (velocity[i, 1] if moving[i] else 0.0) - (velocity[j, 1] if moving[j] else 0.0)
-        reach = math.sqrt(vx * vx + vy * vy) * dt
-        if moving[i]:
-            reach += min(abs(angular_velocity[i]) * dt, 2.0) * radius[i]
-        if moving[j]:
-            reach += min(abs(angular_velocity[j]) * dt, 2.0) * radius[j]
+        reach = 0.0
+        if continuous:
+            reach = math.sqrt(vx * vx + vy * vy) * dt
+            if moving[i]:
+                reach += min(abs(angular_velocity[i]) * dt, 2.0) * radius[i]
+            if moving[j]:
+                reach += min(abs(angular_velocity[j]) * dt, 2.0) * radius[j]
         count, nx, ny = manifold_kernel(
             world_vertices[i],
             world_normals[i],
@@ -269,111 +297,140 @@ def prepare_points(
     toi = np.zeros(c)
     state = np.empty(c, dtype=np.int8)
 
-    # -- prepare: anchors, effective masses, materials, approach speed, warm start match --
+    # One walk over the manifolds (runs of one pair's points), with last step's list walked
+    # alongside: both are in (body_a, body_b) order.
     prev_count = prev_a.shape[0]
-    for k in range(c):
-        p = pair_index[k]
-        a = pairs[p, 0]
-        b = pairs[p, 1]
-        body_a[k] = a
-        body_b[k] = b
-        mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
-        my = 0.5 * (point_a[k, 1] + point_b[k, 1])
-        rax = mx - position[a, 0]
-        ray = my - position[a, 1]
-        rbx = mx - position[b, 0]
-        rby = my - position[b, 1]
-        anchor_a[k, 0] = rax
-        anchor_a[k, 1] = ray
-        anchor_b[k, 0] = rbx
-        anchor_b[k, 1] = rby
-        nx = normal[k, 0]
-        ny = normal[k, 1]
-        rna = rax * ny - ray * nx
-        rnb = rbx * ny - rby * nx
-        kn = inv_mass[a] + inv_mass[b] + inv_inertia[a] * rna * rna + inv_inertia[b] * rnb * rnb
-        normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
-        rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
-        rtb = rbx * nx + rby * ny
-        cross_a[k, 0] = rna
-        cross_a[k, 1] = rta
-        cross_b[k, 0] = rnb
-        cross_b[k, 1] = rtb
-        kt = inv_mass[a] + inv_mass[b] + inv_inertia[a] * rta * rta + inv_inertia[b] * rtb * rtb
-        tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
-        friction[k] = math.sqrt(friction_body[a] * friction_body[b])
-        restitution[k] = max(restitution_body[a], restitution_body[b])
-        dvx = velocity[a, 0] - angular_velocity[a] * ray - velocity[b, 0] + angular_velocity[b] * rby
-        dvy = velocity[a, 1] + angular_velocity[a] * rax - velocity[b, 1] - angular_velocity[b] * rbx
-        vn = dvx * nx + dvy * ny
-        approach[k] = vn
-        s = separation[k]
-        if s > 0.0:
-            state[k] = STATE_SPECULATIVE
-            toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
-        else:
-            state[k] = STATE_NEW
-
-    # Match with last step's points. Both lists are in (body_a, body_b) order: walk the
-    # previous one alongside, a manifold (run of one pair's points) at a time.
-    found = np.empty(c, dtype=np.int64)
+    found = np.empty(2, dtype=np.int64)
     q = 0
     first = 0
     while first < c:
-        a = body_a[first]
-        b = body_b[first]
+        p = pair_index[first]
         last = first + 1
-        while last < c and pair_index[last] == pair_index[first]:
+        while last < c and pair_index[last] == p:
             last += 1
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        # -- prepare: anchors, effective masses, materials, approach speed --
+        pax = position[a, 0]
+        pay = position[a, 1]
+        pbx = position[b, 0]
+        pby = position[b, 1]
+        ima = inv_mass[a]
+        imb = inv_mass[b]
+        iia = inv_inertia[a]
+        iib = inv_inertia[b]
+        va_x = velocity[a, 0]
+        va_y = velocity[a, 1]
+        wa = angular_velocity[a]
+        vb_x = velocity[b, 0]
+        vb_y = velocity[b, 1]
+        wb = angular_velocity[b]
+        mu = math.sqrt(friction_body[a] * friction_body[b])
+        e = max(restitution_body[a], restitution_body[b])
+        for k in range(first, last):
+            body_a[k] = a
+            body_b[k] = b
+            mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+            my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+            rax = mx - pax
+            ray = my - pay
+            rbx = mx - pbx
+            rby = my - pby
+            anchor_a[k, 0] = rax
+            anchor_a[k, 1] = ray
+            anchor_b[k, 0] = rbx
+            anchor_b[k, 1] = rby
+            nx = normal[k, 0]
+            ny = normal[k, 1]
+            rna = rax * ny - ray * nx
+            rnb = rbx * ny - rby * nx
+            kn = ima + imb + iia * rna * rna + iib * rnb * rnb
+            normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
+            rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
+            rtb = rbx * nx + rby * ny
+            cross_a[k, 0] = rna
+            cross_a[k, 1] = rta
+            cross_b[k, 0] = rnb
+            cross_b[k, 1] = rtb
+            kt = ima + imb + iia * rta * rta + iib * rtb * rtb
+            tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
+            friction[k] = mu
+            restitution[k] = e
+            dvx = va_x - wa * ray - vb_x + wb * rby
+            dvy = va_y + wa * rax - vb_y - wb * rbx
+            vn = dvx * nx + dvy * ny
+            approach[k] = vn
+            s = separation[k]
+            if s > 0.0:
+                state[k] = STATE_SPECULATIVE
+                toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
+            else:
+                state[k] = STATE_NEW
+
+        # -- match with last step's points of the same pair --
         while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
             q += 1
         prev_last = q
         while prev_last < prev_count and prev_a[prev_last] == a and prev_b[prev_last] == b:
             prev_last += 1
-        claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
-        for k in range(first, last):
-            found[k] = -1
-        # Same features first.
-        for k in range(first, last):
-            for r in range(q, prev_last):
-                if not (claimed >> (r - q)) & 1 and prev_key[r] == key[k]:
-                    claimed |= 1 << (r - q)
-                    found[k] = r
-                    break
-        # Then renamed points, closest pair of (point, previous point) first: a deep overlap
-        # can swap which face is the reference from one step to the next, which renames its
-        # points while the bodies barely move; losing their load at once would drop the
-        # bodies above. Only along (nearly) the same normal: an impulse carried to another
-        # direction would push the wrong way every step.
-        while True:
-            best_k = -1
-            best_r = -1
-            best_d2 = match_distance * match_distance
-            for k in range(first, last):
-                if found[k] >= 0:
-                    continue
-                mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
-                my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+        if prev_last == q:
+            first = last  # a new pair: nothing to match
+            continue
+        count = last - first
+        if (
+            prev_last - q == count
+            and prev_key[q] == key[first]
+            and (count == 1 or prev_key[q + 1] == key[first + 1])
+        ):
+            # The usual case: the same features in the same order.
+            found[0] = q
+            found[1] = q + 1
+        else:
+            # Same features first.
+            claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
+            for j in range(count):
+                found[j] = -1
                 for r in range(q, prev_last):
-                    if (claimed >> (r - q)) & 1:
+                    if not (claimed >> (r - q)) & 1 and prev_key[r] == key[first + j]:
+                        claimed |= 1 << (r - q)
+                        found[j] = r
+                        break
+            # Then renamed points, closest pair of (point, previous point) first: a deep
+            # overlap can swap which face is the reference from one step to the next, which
+            # renames its points while the bodies barely move; losing their load at once
+            # would drop the bodies above. Only along (nearly) the same normal: an impulse
+            # carried to another direction would push the wrong way every step.
+            while True:
+                best_j = -1
+                best_r = -1
+                best_d2 = match_distance * match_distance
+                for j in range(count):
+                    if found[j] >= 0:
                         continue
-                    if prev_store[4, r] * normal[k, 0] + prev_store[5, r] * normal[k, 1] < match_cosine:
-                        continue
-                    dx = prev_store[2, r] - mx
-                    dy = prev_store[3, r] - my
-                    d2 = dx * dx + dy * dy
-                    if d2 < best_d2:
-                        best_d2 = d2
-                        best_k = k
-                        best_r = r
-            if best_k < 0:
-                break
-            claimed |= 1 << (best_r - q)
-            found[best_k] = best_r
-        for k in range(first, last):
-            r = found[k]
+                    k = first + j
+                    mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+                    my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+                    for r in range(q, prev_last):
+                        if (claimed >> (r - q)) & 1:
+                            continue
+                        if prev_store[4, r] * normal[k, 0] + prev_store[5, r] * normal[k, 1] < match_cosine:
+                            continue
+                        dx = prev_store[2, r] - mx
+                        dy = prev_store[3, r] - my
+                        d2 = dx * dx + dy * dy
+                        if d2 < best_d2:
+                            best_d2 = d2
+                            best_j = j
+                            best_r = r
+                if best_j < 0:
+                    break
+                claimed |= 1 << (best_r - q)
+                found[best_j] = best_r
+        for j in range(count):
+            r = found[j]
             if r < 0:
                 continue
+            k = first + j
             if warm_start:
                 normal_impulse[k] = prev_store[0, r]
                 tangent_impulse[k] = prev_store[1, r]

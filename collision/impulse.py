@@ -320,10 +320,16 @@ def tutorial_kernel(
     restitution: np.ndarray,
     static_friction: np.ndarray,
     dt: float,
+    root: np.ndarray,
+    continuous: bool,
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Resolve every candidate pair once, in order, then integrate positions.
 
-    ``pairs (m, 2) int64``; ``world_vertices`` are updated as overlaps push bodies. Returns
+    ``pairs (m, 2) int64`` of rows; ``world_vertices`` are updated as overlaps push bodies.
+    ``root (n,) int64``: each row's body (a compound's parts are rows at their root's pose
+    whose shapes are in its frame): pairs of one body are skipped, and velocities, masses,
+    pushes and impulses are the roots'. Without ``continuous`` the test is overlap only (no
+    time of impact: a fast body can pass through a thin one). Returns
     ``(count, bodies (2m, 2) int64, points (2m, 4) [ax, ay, bx, by], normal (2m, 2),
     separation (2m,), toi (2m,), normal_impulse (2m,), tangent_impulse (2m,))``; rows past
     count are unused.
@@ -348,25 +354,11 @@ def tutorial_kernel(
     jt = np.zeros(2)
     count = 0
     for p in range(m):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if static[i] and static[j]:
-            continue
-        ka = vertex_count[i]
-        kb = vertex_count[j]
-        vax = velocity[i, 0]
-        vay = velocity[i, 1]
-        vbx = velocity[j, 0]
-        vby = velocity[j, 1]
-        hit, nx, ny, t, depth = sweep_kernel(
-            world_vertices[i, :ka], world_vertices[j, :kb], vax - vbx, vay - vby, dt
-        )
-        if not hit:
-            continue
-        c = contact_kernel(
-            world_vertices[i, :ka], world_vertices[j, :kb], nx, ny, t, vax, vay, vbx, vby, out_a, out_b
-        )
-        if c <= 0:
+        row_i = pairs[p, 0]
+        row_j = pairs[p, 1]
+        i = root[row_i]
+        j = root[row_j]
+        if (static[i] and static[j]) or i == j:
             continue
         im_a = inv_mass[i]
         im_b = inv_mass[j]
@@ -374,6 +366,37 @@ def tutorial_kernel(
         ii_b = inv_inertia[j]
         im_sum = im_a + im_b
         if im_sum <= 0.0:
+            continue  # kinematic against kinematic or static: no contact
+        ka = vertex_count[row_i]
+        kb = vertex_count[row_j]
+        vax = velocity[i, 0]
+        vay = velocity[i, 1]
+        vbx = velocity[j, 0]
+        vby = velocity[j, 1]
+        if continuous:
+            hit, nx, ny, t, depth = sweep_kernel(
+                world_vertices[row_i, :ka], world_vertices[row_j, :kb], vax - vbx, vay - vby, dt
+            )
+        else:
+            hit, nx, ny, t, depth = sweep_kernel(
+                world_vertices[row_i, :ka], world_vertices[row_j, :kb], 0.0, 0.0, dt
+            )
+        if not hit:
+            continue
+        c = contact_kernel(
+            world_vertices[row_i, :ka],
+            world_vertices[row_j, :kb],
+            nx,
+            ny,
+            t,
+            vax,
+            vay,
+            vbx,
+            vby,
+            out_a,
+            out_b,
+        )
+        if c <= 0:
             continue
         e = max(restitution[i], restitution[j])
         mu = math.sqrt(friction[i] * friction[j])
@@ -399,12 +422,19 @@ def tutorial_kernel(
             position[i, 1] += da * ny
             position[j, 0] -= db * nx
             position[j, 1] -= db * ny
-            for v in range(ka):
-                world_vertices[i, v, 0] += da * nx
-                world_vertices[i, v, 1] += da * ny
-            for v in range(kb):
-                world_vertices[j, v, 0] -= db * nx
-                world_vertices[j, v, 1] -= db * ny
+            # Every row of each body (a compound's parts follow its root).
+            r = i
+            while r < n and root[r] == i:
+                for v in range(vertex_count[r]):
+                    world_vertices[r, v, 0] += da * nx
+                    world_vertices[r, v, 1] += da * ny
+                r += 1
+            r = j
+            while r < n and root[r] == j:
+                for v in range(vertex_count[r]):
+                    world_vertices[r, v, 0] -= db * nx
+                    world_vertices[r, v, 1] -= db * ny
+                r += 1
 
         w_a0 = angular_velocity[i]
         w_b0 = angular_velocity[j]
@@ -460,7 +490,7 @@ def tutorial_kernel(
 
     # 5. Semi-implicit Euler (velocities already include this step's forces).
     for b in range(n):
-        if static[b]:
+        if static[b] or root[b] != b:
             continue
         position[b, 0] += velocity[b, 0] * dt + shift[b, 0]
         position[b, 1] += velocity[b, 1] * dt + shift[b, 1]
@@ -471,7 +501,7 @@ def tutorial_kernel(
 
 def candidates(world: World, dt: float) -> np.ndarray:
     """Broadphase for one step: world vertices refreshed, ``(m, 2) int64`` pairs, static-static
-    skipped."""
+    skipped. With ``world.continuous`` off the boxes are not swept over the step."""
     transform_vertices(
         world._local_vertices, world._vertex_count, world._position, world._angle, world._world_vertices
     )
@@ -484,7 +514,7 @@ def candidates(world: World, dt: float) -> np.ndarray:
         world._velocity,
         world._angular_velocity,
         world._radius,
-        dt,
+        dt if world._continuous else 0.0,
         BROADPHASE_MARGIN,
         lo,
         hi,
@@ -540,6 +570,8 @@ class TutorialSolver:
             world._restitution,
             world._static_friction,
             dt,
+            world._root,
+            world._continuous,
         )
         return contacts_from_rows(*out)
 

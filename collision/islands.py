@@ -38,6 +38,7 @@ def update_sleep(
     velocity: np.ndarray,
     angular_velocity: np.ndarray,
     static: np.ndarray,
+    kinematic: np.ndarray,
     sleeping: np.ndarray,
     sleep_time: np.ndarray,
     island: np.ndarray,
@@ -54,14 +55,20 @@ def update_sleep(
     ``sleep_time (n,)`` seconds each body has been slow; ``island (n,) int64`` the island a
     sleeping body fell asleep with (-1 when awake). Contacts with static bodies do not join
     islands. Sleeping bodies get zero velocity. A sleeping body touching an awake body that
-    is not at rest wakes with the whole island it slept in.
+    is not at rest wakes with the whole island it slept in. ``kinematic (n,) bool``: a
+    kinematic body joins the islands it touches and, while it moves at all, never rests, so
+    it never sleeps and keeps what touches it awake (Box2D's rule); at rest it sleeps with
+    its island like any body. Rows marked ``static`` are left out (the caller also marks the
+    part rows of compounds, whose contacts are reported on their roots).
     """
     n = velocity.shape[0]
     for i in range(n):
         if static[i] or sleeping[i]:
             continue
         v2 = velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1]
-        if v2 > linear_speed * linear_speed or abs(angular_velocity[i]) > angular_speed:
+        if kinematic[i] and (v2 > 0.0 or angular_velocity[i] != 0.0):
+            sleep_time[i] = 0.0
+        elif v2 > linear_speed * linear_speed or abs(angular_velocity[i]) > angular_speed:
             sleep_time[i] = 0.0
         else:
             sleep_time[i] += dt

@@ -33,7 +33,11 @@ BODY_COLUMNS = 8
 P_RNA, P_RNB, P_RTA, P_RTB, P_NMASS, P_TMASS, P_MU, P_SEP, P_NI, P_TI, P_MAXNI, P_REF = range(12)
 POINT_COLUMNS = 12  # point: arms x normal / tangent, masses, friction, separation, impulses
 M_NX, M_NY, M_K11, M_K12, M_K22, M_I11, M_I12, M_I22, M_OK, M_ROW = range(10)
-MANIFOLD_COLUMNS = 10  # manifold: normal, 2 x 2 mass and inverse, block usable, softness row
+# Couplings inside a manifold (change of one row's relative speed per unit impulse of
+# another): tangent 1 from tangent 0, normal i from tangent j.
+M_T01, M_NT00, M_NT01, M_NT10, M_NT11 = range(10, 15)
+MANIFOLD_COLUMNS = 15  # manifold: normal, 2 x 2 mass and inverse, block usable, softness row,
+# couplings
 
 #: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
 SOLVE_STREAMS = 2
@@ -70,8 +74,8 @@ def _row(
     return 0.0, 1.0, 0.0
 
 
-@njit(cache=True)
-def _solve(
+@njit(cache=True, inline="always")
+def _pass(
     body: np.ndarray,
     point: np.ndarray,
     manifold: np.ndarray,
@@ -80,97 +84,104 @@ def _solve(
     softness: np.ndarray,
     inv_h: float,
     use_bias: bool,
-    moved: bool,
     max_push: float,
 ) -> None:
-    """One pass of sequential impulses over every manifold (packed rows, see B_*, P_*, M_*).
+    """One pass of sequential impulses over the manifolds in ``order``; ``use_bias``: push
+    overlaps apart (solve) or not (relax). Inlined into ``_solve`` and ``_relax`` with a
+    constant, so each is compiled for its case; the loop stays inside so that no array is
+    passed to a function per manifold (numba counts references to arrays passed to a call,
+    an atomic operation per array per call).
 
-    ``softness (2 + g, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
-    between two moving bodies of equal mass (row 0), against a body that does not move (row
-    1), and between unequal moving bodies (row 2 + manifold); ``M_ROW`` picks a manifold's.
-    ``use_bias``: push overlaps apart (solve) or not (relax); ``moved``: bodies have moved
-    since the start of the step, so separations are brought up to date.
+    Per manifold: friction rows, then normal rows (a 2 x 2 block when usable), then one
+    velocity update for each body. The rows' relative speeds are read from the bodies once;
+    each impulse then updates the later rows' speeds through the manifold's couplings (K
+    entries, M_T01, M_NT*): the same sequence of impulses as re-reading the velocities after
+    every row, without the long dependency chain through the bodies' velocities.
     """
     for gg in range(order.shape[0]):
         g = order[gg]
         a = link[g, 0]
         b = link[g, 1]
         first = link[g, 2]
-        last = link[g, 3]
+        two = link[g, 3] - first == 2
         nx = manifold[g, M_NX]
         ny = manifold[g, M_NY]
         tx = -ny
         ty = nx
-        ima = body[a, B_IM]
-        iia = body[a, B_II]
-        imb = body[b, B_IM]
-        iib = body[b, B_II]
         vax = body[a, B_VX]
         vay = body[a, B_VY]
         wa = body[a, B_W]
         vbx = body[b, B_VX]
         vby = body[b, B_VY]
         wb = body[b, B_W]
+        dvx = vax - vbx
+        dvy = vay - vby
+        vn_lin = dvx * nx + dvy * ny
+        vt_lin = dvx * tx + dvy * ty
+        # Travel since the start of the step, for the separations.
+        dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
+        dta = body[a, B_DA]
+        dtb = body[b, B_DA]
         row = int(manifold[g, M_ROW])
         bias_rate = softness[row, 0]
         mass_scale = softness[row, 1]
         impulse_scale = softness[row, 2]
-        dn = 0.0
-        dta = 0.0
-        dtb = 0.0
-        if moved:
-            dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
-            dta = body[a, B_DA]
-            dtb = body[b, B_DA]
 
-        # Friction first: non-penetration has the last word.
-        for k in range(first, last):
-            limit = point[k, P_MU] * point[k, P_NI]
-            old = point[k, P_TI]
-            if limit == 0.0 and old == 0.0:
-                continue  # no load, no friction (speculative points, mostly)
-            rta = point[k, P_RTA]
-            rtb = point[k, P_RTB]
-            vt = (vax - vbx) * tx + (vay - vby) * ty + wa * rta - wb * rtb
-            new = old - point[k, P_TMASS] * vt
-            if new > limit:
-                new = limit
-            elif new < -limit:
-                new = -limit
-            point[k, P_TI] = new
-            d = new - old
-            vax += ima * d * tx
-            vay += ima * d * ty
-            wa += iia * d * rta
-            vbx -= imb * d * tx
-            vby -= imb * d * ty
-            wb -= iib * d * rtb
+        k0 = first
+        k1 = first + 1 if two else first
+        rna0 = point[k0, P_RNA]
+        rnb0 = point[k0, P_RNB]
+        rta0 = point[k0, P_RTA]
+        rtb0 = point[k0, P_RTB]
+        rna1 = point[k1, P_RNA]
+        rnb1 = point[k1, P_RNB]
+        rta1 = point[k1, P_RTA]
+        rtb1 = point[k1, P_RTB]
+        vn0 = vn_lin + wa * rna0 - wb * rnb0
+        vn1 = vn_lin + wa * rna1 - wb * rnb1
+        vt0 = vt_lin + wa * rta0 - wb * rtb0
+        vt1 = vt_lin + wa * rta1 - wb * rtb1
 
-        if last - first == 2 and manifold[g, M_OK] != 0.0:
+        # Friction first: non-penetration has the last word. Rows without load (limit 0,
+        # speculative points mostly) are solved too and give 0: clamps and skips as branches
+        # were mispredicted often enough to cost a sixth of the pass.
+        ft1 = 0.0
+        limit = point[k0, P_MU] * point[k0, P_NI]
+        old = point[k0, P_TI]
+        new = min(max(old - point[k0, P_TMASS] * vt0, -limit), limit)
+        point[k0, P_TI] = new
+        ft0 = new - old
+        if two:
+            limit = point[k1, P_MU] * point[k1, P_NI]
+            old = point[k1, P_TI]
+            vt1 += manifold[g, M_T01] * ft0
+            new = min(max(old - point[k1, P_TMASS] * vt1, -limit), limit)
+            point[k1, P_TI] = new
+            ft1 = new - old
+        vn0 += manifold[g, M_NT00] * ft0 + manifold[g, M_NT01] * ft1
+        vn1 += manifold[g, M_NT10] * ft0 + manifold[g, M_NT11] * ft1
+
+        # Separation now, to first order in the rotation (the same linearisation as the
+        # velocity rows): start-of-step separation plus the anchors' travel.
+        s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
+        bias0, ms0, is0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        l0 = point[k0, P_NI]
+        fn1 = 0.0
+        if two and manifold[g, M_OK] != 0.0:
             # Both points at once (Box2D 2.4's block solver on the soft rows): sequential
             # impulses on two points of one face converge slowly and spin the body.
-            k0 = first
-            k1 = first + 1
-            rna0 = point[k0, P_RNA]
-            rnb0 = point[k0, P_RNB]
-            rna1 = point[k1, P_RNA]
-            rnb1 = point[k1, P_RNB]
-            # Separation now, to first order in the rotation (the same linearisation as the
-            # velocity rows): start-of-step separation plus the anchors' travel.
-            s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
             s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-            bias0, ms0, is0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
             bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-            vn0 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna0 - wb * rnb0
-            vn1 = (vax - vbx) * nx + (vay - vby) * ny + wa * rna1 - wb * rnb1
-            l0 = point[k0, P_NI]
             l1 = point[k1, P_NI]
             k11 = manifold[g, M_K11]
             k12 = manifold[g, M_K12]
             k22 = manifold[g, M_K22]
             # Rows scaled by their mass scale: w_i * ms_i = (K x)_i + c_i, with K symmetric.
-            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1 + is0 * k11 * (l0 - point[k0, P_REF])
-            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1 + is1 * k22 * (l1 - point[k1, P_REF])
+            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1
+            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1
+            if use_bias:
+                c0 += is0 * k11 * (l0 - point[k0, P_REF])
+                c1 += is1 * k22 * (l1 - point[k1, P_REF])
             # Solve w = K x + c, x >= 0, w >= 0, x w = 0 by trying each active set.
             x0 = -(manifold[g, M_I11] * c0 + manifold[g, M_I12] * c1)
             x1 = -(manifold[g, M_I12] * c0 + manifold[g, M_I22] * c1)
@@ -189,51 +200,86 @@ def _solve(
                             x1 = l1
             point[k0, P_NI] = x0
             point[k1, P_NI] = x1
-            if x0 > point[k0, P_MAXNI]:
-                point[k0, P_MAXNI] = x0
-            if x1 > point[k1, P_MAXNI]:
-                point[k1, P_MAXNI] = x1
-            d0 = x0 - l0
-            d1 = x1 - l1
-            d = d0 + d1
-            vax += ima * d * nx
-            vay += ima * d * ny
-            wa += iia * (d0 * rna0 + d1 * rna1)
-            vbx -= imb * d * nx
-            vby -= imb * d * ny
-            wb -= iib * (d0 * rnb0 + d1 * rnb1)
+            point[k0, P_MAXNI] = max(point[k0, P_MAXNI], x0)
+            point[k1, P_MAXNI] = max(point[k1, P_MAXNI], x1)
+            fn0 = x0 - l0
+            fn1 = x1 - l1
         else:
-            for k in range(first, last):
-                rna = point[k, P_RNA]
-                rnb = point[k, P_RNB]
-                sep = point[k, P_SEP] + dn + dta * rna - dtb * rnb
-                bias, ms, isc = _row(sep, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-                vn = (vax - vbx) * nx + (vay - vby) * ny + wa * rna - wb * rnb
-                old = point[k, P_NI]
-                new = old - point[k, P_NMASS] * ms * (vn + bias) - isc * (old - point[k, P_REF])
-                if new < 0.0:
-                    new = 0.0
-                point[k, P_NI] = new
-                if new > point[k, P_MAXNI]:
-                    point[k, P_MAXNI] = new
-                d = new - old
-                vax += ima * d * nx
-                vay += ima * d * ny
-                wa += iia * d * rna
-                vbx -= imb * d * nx
-                vby -= imb * d * ny
-                wb -= iib * d * rnb
+            new = l0 - point[k0, P_NMASS] * ms0 * (vn0 + bias0)
+            if use_bias:
+                new -= is0 * (l0 - point[k0, P_REF])
+            new = max(new, 0.0)
+            point[k0, P_NI] = new
+            point[k0, P_MAXNI] = max(point[k0, P_MAXNI], new)
+            fn0 = new - l0
+            if two:
+                vn1 += manifold[g, M_K12] * fn0
+                s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
+                bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+                l1 = point[k1, P_NI]
+                new = l1 - point[k1, P_NMASS] * ms1 * (vn1 + bias1)
+                if use_bias:
+                    new -= is1 * (l1 - point[k1, P_REF])
+                new = max(new, 0.0)
+                point[k1, P_NI] = new
+                point[k1, P_MAXNI] = max(point[k1, P_MAXNI], new)
+                fn1 = new - l1
 
         # Bodies that do not move are not written: a store would chain every contact on the
         # ground into one long dependency through memory.
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        ft = ft0 + ft1
+        fn = fn0 + fn1
+        px = fn * nx + ft * tx
+        py = fn * ny + ft * ty
         if ima != 0.0 or iia != 0.0:
-            body[a, B_VX] = vax
-            body[a, B_VY] = vay
-            body[a, B_W] = wa
+            body[a, B_VX] = vax + ima * px
+            body[a, B_VY] = vay + ima * py
+            body[a, B_W] = wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1)
         if imb != 0.0 or iib != 0.0:
-            body[b, B_VX] = vbx
-            body[b, B_VY] = vby
-            body[b, B_W] = wb
+            body[b, B_VX] = vbx - imb * px
+            body[b, B_VY] = vby - imb * py
+            body[b, B_W] = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
+
+
+@njit(cache=True)
+def _solve(
+    body: np.ndarray,
+    point: np.ndarray,
+    manifold: np.ndarray,
+    link: np.ndarray,
+    order: np.ndarray,
+    softness: np.ndarray,
+    inv_h: float,
+    max_push: float,
+) -> None:
+    """One pass of sequential impulses with the soft push-out over every manifold (packed
+    rows, see B_*, P_*, M_*).
+
+    ``softness (2 + g, 3)``: (bias rate 1/s, mass scale, impulse scale) of the soft contact
+    between two moving bodies of equal mass (row 0), against a body that does not move (row
+    1), and between unequal moving bodies (row 2 + manifold); ``M_ROW`` picks a manifold's.
+    Separations are brought up to date from the bodies' travel since the start of the step.
+    """
+    _pass(body, point, manifold, link, order, softness, inv_h, True, max_push)
+
+
+@njit(cache=True)
+def _relax(
+    body: np.ndarray,
+    point: np.ndarray,
+    manifold: np.ndarray,
+    link: np.ndarray,
+    order: np.ndarray,
+    softness: np.ndarray,
+    inv_h: float,
+) -> None:
+    """``_solve`` without the push-out: overlapping rows only stop approach; speculative rows
+    still close at most their gap within the substep."""
+    _pass(body, point, manifold, link, order, softness, inv_h, False, 0.0)
 
 
 @njit(cache=True)
@@ -404,6 +450,17 @@ def soft_step(
         manifold[g, M_NY] = normal[first, 1]
         for j in range(7):
             manifold[g, M_K11 + j] = block[g, j]
+        # Couplings (second point = first for one-point manifolds, whose rows then go unused).
+        k1 = first + 1 if offsets[g + 1] - first == 2 else first
+        iia = inv_inertia[a]
+        iib = inv_inertia[b]
+        rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]
+        rna1, rta1, rnb1, rtb1 = cross_a[k1, 0], cross_a[k1, 1], cross_b[k1, 0], cross_b[k1, 1]
+        manifold[g, M_T01] = inv_mass[a] + inv_mass[b] + iia * rta0 * rta1 + iib * rtb0 * rtb1
+        manifold[g, M_NT00] = iia * rna0 * rta0 + iib * rnb0 * rtb0
+        manifold[g, M_NT01] = iia * rna0 * rta1 + iib * rnb0 * rtb1
+        manifold[g, M_NT10] = iia * rna1 * rta0 + iib * rnb1 * rtb0
+        manifold[g, M_NT11] = iia * rna1 * rta1 + iib * rnb1 * rtb1
         if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
             manifold[g, M_ROW] = 1.0
         else:
@@ -430,7 +487,7 @@ def soft_step(
                 body[i, B_VY] += gravity_y * h
         _warm_start(body, point, manifold, link)
         for _ in range(velocity_iterations):
-            _solve(body, point, manifold, link, order, softness, inv_hs, True, sub > 0, max_push)
+            _solve(body, point, manifold, link, order, softness, inv_hs, max_push)
         # Positions <- velocities (semi-implicit Euler).
         for i in range(n):
             if not moving[i]:
@@ -446,7 +503,7 @@ def soft_step(
             body[i, B_DA] += da
         passes = relax_iterations + (final_relax_iterations if sub == substeps - 1 else 0)
         for _ in range(passes):
-            _solve(body, point, manifold, link, order, softness, inv_hs, False, True, max_push)
+            _relax(body, point, manifold, link, order, softness, inv_hs)
         for k in range(c):
             total_normal[k] += point[k, P_NI]
             total_tangent[k] += point[k, P_TI]

@@ -21,7 +21,10 @@ One world step (after the world has integrated forces into velocities), module b
    impact from the velocities they came in with, so e = 1 keeps kinetic energy
    (collision/restitution.py); the threshold is a few steps of gravity (a small floor
    without gravity);
-8. sleeping: islands (union-find over touching contacts between moving bodies) whose bodies
+8. continuous pass: a body that went further than its start-of-step contacts could see (it
+   was hit hard during the step) is swept against the static bodies and put back where it
+   first touches one (collision/ccd.py);
+9. sleeping: islands (union-find over touching contacts between moving bodies) whose bodies
    all stayed slow for ``SLEEP_TIME`` sleep together (collision/islands.py).
 
 All of it runs in compiled loops over the world's structure-of-arrays state and over the
@@ -37,6 +40,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from collision.ccd import stop_at_static
 from collision.contact_store import collide, group_manifolds, prepare_points
 from collision.islands import update_sleep, wake_islands
 from collision.restitution import apply_restitution
@@ -47,6 +51,7 @@ from collision.tolerances import (
     CONTACT_HERTZ,
     CONTACT_LOAD_MEMORY,
     CONTACT_MAX_PUSH_SPEED,
+    CONTINUOUS_BACKOFF,
     RESTITUTION_GRAVITY_STEPS,
     RESTITUTION_THRESHOLD,
     SLEEP_ANGULAR_SPEED,
@@ -132,21 +137,41 @@ def solve_contacts(
     reference_weight: float,
     match_distance: float,
     match_cosine: float,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    root: np.ndarray,
+    has_compounds: bool,
+) -> tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]:
     """Warm start, solve, integrate positions, relax, restitution for ``c`` contact points.
 
     The steps live in collision.contact_store (prepare, group), collision.soft_contact
     (substeps) and collision.restitution. Moves the moving bodies (``moving (n,) bool``:
-    dynamic and awake) and returns ``(body_a, body_b, normal_impulse, tangent_impulse,
-    total_normal, total_tangent, toi, state)`` for the points.
+    awake and not static; kinematic bodies move with inverse mass 0) and returns
+    ``(body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi,
+    state, row_a, row_b)`` for the points: ``body_*`` the bodies (compound roots),
+    ``row_*`` the rows the points were found on (what last step's points are matched by).
+
+    Compounds (``root (n,) int64``, ``has_compounds``): points are prepared on the rows that
+    touched (a part row sits at its root's pose, so its anchors are the root's, and it is
+    given its root's inverse mass here), then handed to the roots, which alone move.
     """
     n = position.shape[0]
     inv_mass = np.zeros(n)
     inv_inertia = np.zeros(n)
     for i in range(n):
-        if moving[i]:
-            inv_mass[i] = inv_mass_body[i]
-            inv_inertia[i] = inv_inertia_body[i]
+        r = root[i]
+        if moving[r]:
+            inv_mass[i] = inv_mass_body[r]
+            inv_inertia[i] = inv_inertia_body[r]
     (
         body_a,
         body_b,
@@ -189,6 +214,19 @@ def solve_contacts(
         match_distance,
         match_cosine,
     )
+    row_a = body_a
+    row_b = body_b
+    solve_moving = moving
+    if has_compounds:
+        row_a = body_a.copy()
+        row_b = body_b.copy()
+        for k in range(c):
+            body_a[k] = root[body_a[k]]
+            body_b[k] = root[body_b[k]]
+        solve_moving = moving.copy()
+        for i in range(n):
+            if root[i] != i:
+                solve_moving[i] = False
     offsets, block = group_manifolds(pair_index, body_a, body_b, cross_a, cross_b, inv_mass, inv_inertia, c)
     total_normal, total_tangent, max_normal_impulse = soft_step(
         position,
@@ -198,7 +236,7 @@ def solve_contacts(
         inv_mass,
         inv_inertia,
         inv_mass_body,
-        moving,
+        solve_moving,
         normal,
         separation,
         body_a,
@@ -246,7 +284,18 @@ def solve_contacts(
         restitution_threshold,
     )
 
-    return body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi, state
+    return (
+        body_a,
+        body_b,
+        normal_impulse,
+        tangent_impulse,
+        total_normal,
+        total_tangent,
+        toi,
+        state,
+        row_a,
+        row_b,
+    )
 
 
 @njit(cache=True)
@@ -282,11 +331,17 @@ def iterative_step(
     prev_state: np.ndarray,
     prev_store: np.ndarray,
     settings: np.ndarray,
+    root: np.ndarray,
+    kinematic: np.ndarray,
+    has_compounds: bool,
+    has_kinematic: bool,
+    continuous: bool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole iterative step over the world's arrays (one compiled call).
 
     Returns this step's contacts, one row per point, packed so that few arrays cross into
-    Python: ``(index (3, c) int64`` rows body_a, body_b, feature key; ``vectors (3, c, 2)``
+    Python: ``(index (5, c) int64`` rows body_a, body_b, feature key, row_a, row_b (the rows
+    of compound parts the points were found on, the warm-start store's keys); ``vectors (3, c, 2)``
     rows point_a, point_b, normal; ``scalars (4, c)`` rows separation, toi, total normal and
     total tangent impulse over the step (N s); ``store (6, c)`` rows the last substep's
     normal and tangent impulses, the points' middles x, y and normals x, y (the warm-start
@@ -294,6 +349,9 @@ def iterative_step(
     ``state (c,) int8``; ``fat_pairs``: the broadphase cache's pairs, kept for next step).
     ``fat_*``: the broadphase cache (collision.contact_store.cached_pairs); ``gravity (2,)``
     units/s^2; ``settings (SETTINGS_COUNT,)``: the solver's settings by the S_* columns.
+    ``root (n,) int64`` each row's compound root, ``kinematic (n,) bool``; the flags say
+    whether there are any (without, their extra work is skipped); ``continuous``: the
+    world's switch (off: no velocity-swept boxes and no speed-grown speculative reach).
     """
     speculative_distance = settings[S_SPECULATIVE_DISTANCE]
     fat_margin = settings[S_BROADPHASE_MARGIN]
@@ -329,6 +387,19 @@ def iterative_step(
         if not sleeping[i]:
             island[i] = -1
         moving[i] = not (static[i] or sleeping[i])
+    filter_pairs = has_compounds or has_kinematic
+    dynamic = moving
+    if filter_pairs:
+        dynamic = np.empty(n, dtype=np.bool_)
+        for i in range(n):
+            dynamic[i] = inv_mass[root[i]] > 0.0
+    if continuous:
+        # Where the bodies start, for the continuous pass after the solve.
+        start_position = position.copy()
+        start_velocity = velocity.copy()
+    else:
+        start_position = position
+        start_velocity = velocity
     pairs, pair_index, key, point_a, point_b, normal, separation, c, fat_pairs = collide(
         local_vertices,
         vertex_count,
@@ -347,8 +418,48 @@ def iterative_step(
         fat_valid,
         fat_pairs,
         fat_margin,
+        root,
+        dynamic,
+        filter_pairs,
+        continuous,
     )
-    body_a, body_b, normal_impulse, tangent_impulse, total_normal, total_tangent, toi, state = solve_contacts(
+    if has_kinematic:
+        # A moving kinematic body wakes what it reaches (Box2D: it keeps its contacts awake).
+        wake[:] = False
+        any_wake = False
+        for p in range(pairs.shape[0]):
+            for side in range(2):
+                k = root[pairs[p, side]]
+                o = root[pairs[p, 1 - side]]
+                if (
+                    kinematic[k]
+                    and moving[k]
+                    and sleeping[o]
+                    and island[o] >= 0
+                    and (velocity[k, 0] != 0.0 or velocity[k, 1] != 0.0 or angular_velocity[k] != 0.0)
+                ):
+                    wake[island[o]] = True
+                    any_wake = True
+        if any_wake:
+            wake_islands(sleeping, sleep_time, island, wake)
+            for i in range(n):
+                if sleeping[root[i]]:
+                    continue
+                sleeping[i] = False
+                island[i] = -1
+                moving[i] = not static[i]
+    (
+        body_a,
+        body_b,
+        normal_impulse,
+        tangent_impulse,
+        total_normal,
+        total_tangent,
+        toi,
+        state,
+        row_a,
+        row_b,
+    ) = solve_contacts(
         position,
         angle,
         velocity,
@@ -387,12 +498,43 @@ def iterative_step(
         settings[S_LOAD_MEMORY],
         settings[S_MATCH_DISTANCE],
         settings[S_MATCH_COSINE],
+        root,
+        has_compounds,
     )
+    if continuous:
+        stop_at_static(
+            local_vertices,
+            vertex_count,
+            world_vertices,
+            position,
+            angle,
+            start_position,
+            start_velocity,
+            inv_mass,
+            moving,
+            static,
+            root,
+            has_compounds,
+            pairs,
+            pair_index[:c],
+            dt,
+            speculative_distance,
+            CONTINUOUS_BACKOFF,
+        )
     if sleep_enabled:
+        # Islands over bodies: the part rows of compounds are left out and then mirror
+        # their roots.
+        sleep_static = static
+        if has_compounds:
+            sleep_static = static.copy()
+            for i in range(n):
+                if root[i] != i:
+                    sleep_static[i] = True
         update_sleep(
             velocity,
             angular_velocity,
-            static,
+            sleep_static,
+            kinematic,
             sleeping,
             sleep_time,
             island,
@@ -404,9 +546,16 @@ def iterative_step(
             SLEEP_ANGULAR_SPEED,
             SLEEP_TIME,
         )
+        if has_compounds:
+            for i in range(n):
+                r = root[i]
+                if r != i:
+                    sleeping[i] = sleeping[r]
+                    island[i] = island[r]
+                    sleep_time[i] = sleep_time[r]
     for i in range(n):
         was_sleeping[i] = sleeping[i]
-    index = np.empty((3, c), dtype=np.int64)
+    index = np.empty((5, c), dtype=np.int64)
     vectors = np.empty((3, c, 2))
     scalars = np.empty((4, c))
     store = np.empty((6, c))
@@ -414,6 +563,8 @@ def iterative_step(
         index[0, k] = body_a[k]
         index[1, k] = body_b[k]
         index[2, k] = key[k]
+        index[3, k] = row_a[k]
+        index[4, k] = row_b[k]
         for d in range(2):
             vectors[0, k, d] = point_a[k, d]
             vectors[1, k, d] = point_b[k, d]
@@ -602,10 +753,15 @@ class IterativeSolver:
             self._prev_state,
             self._prev_store,
             self._settings,
+            world._root,
+            world._kinematic,
+            world._has_compounds,
+            world._has_kinematic,
+            world._continuous,
         )
         # The store keeps the arrays (the kernel only reads it); the view gets read-only rows.
-        self._prev_a = index[0]
-        self._prev_b = index[1]
+        self._prev_a = index[3]
+        self._prev_b = index[4]
         self._prev_key = index[2]
         self._prev_state = state
         self._prev_store = store

@@ -185,3 +185,12 @@ CONTACT_MASS_RATIO_ONSET = 25.0
 #: the solvers use (1/m, 1/I) would overflow or turn every impulse into NaN, so add_body refuses it.
 MIN_MASS = 1e-100
 MIN_INERTIA = 1e-100
+
+#: Most convex parts (count) in one compound body (World.add_compound): each part is a row of
+#: the world's arrays, and a pair of compounds has up to this squared many part pairs to test.
+MAX_COMPOUND_PARTS = 64
+
+#: How far short (units) of the static body it would have entered a body is put back by the
+#: continuous pass after the solve (collision/ccd.py): less than SPECULATIVE_DISTANCE, so the
+#: next step's contact with that body is made before they touch.
+CONTINUOUS_BACKOFF = 0.005

@@ -26,10 +26,11 @@ import numpy as np
 from numba import njit
 
 from collision.broadphase import transform_vertices
-from collision.shapes import MAX_VERTICES, Polygon, check_vertices
+from collision.shapes import MAX_VERTICES, GeometryError, Polygon, check_vertices
 from collision.tolerances import (
     MAX_ACCELERATION,
     MAX_ANGULAR_SPEED,
+    MAX_COMPOUND_PARTS,
     MAX_COORDINATE,
     MAX_DENSITY,
     MAX_SPEED,
@@ -242,13 +243,16 @@ def integrate_forces(
     """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared.
 
     Static bodies get zero velocity: they never move, whatever was written into their rows.
+    Rows of infinite mass that move (kinematic bodies, and the parts of a compound, which
+    mirror their root's row) keep their velocity: no gravity, no forces. A dynamic body's
+    inverse mass is never 0 (``MIN_MASS``), so it tells them apart.
     """
     for i in range(velocity.shape[0]):
         if static[i]:
             velocity[i, 0] = 0.0
             velocity[i, 1] = 0.0
             angular_velocity[i] = 0.0
-        elif not sleeping[i]:
+        elif inv_mass[i] > 0.0 and not sleeping[i]:
             velocity[i, 0] += (gx + force[i, 0] * inv_mass[i]) * dt
             velocity[i, 1] += (gy + force[i, 1] * inv_mass[i]) * dt
             angular_velocity[i] += torque[i] * inv_inertia[i] * dt
@@ -320,6 +324,34 @@ def integrate_positions(
         position[i, 0] += velocity[i, 0] * dt
         position[i, 1] += velocity[i, 1] * dt
         angle[i] = wrap_angle(angle[i] + angular_velocity[i] * dt)
+
+
+@njit(cache=True)
+def sync_parts(
+    root: np.ndarray,
+    position: np.ndarray,
+    angle: np.ndarray,
+    velocity: np.ndarray,
+    angular_velocity: np.ndarray,
+    sleeping: np.ndarray,
+) -> None:
+    """Copy every compound root's pose, velocity and sleeping flag into its part rows.
+
+    ``root (n,) int64``: each row's root (a plain body is its own root). A part's local
+    vertices are in the root's frame (relative to the compound's centre of mass), so with the
+    root's pose it is placed exactly.
+    """
+    for i in range(root.shape[0]):
+        r = root[i]
+        if r == i:
+            continue
+        position[i, 0] = position[r, 0]
+        position[i, 1] = position[r, 1]
+        angle[i] = angle[r]
+        velocity[i, 0] = velocity[r, 0]
+        velocity[i, 1] = velocity[r, 1]
+        angular_velocity[i] = angular_velocity[r]
+        sleeping[i] = sleeping[r]
 
 
 @njit(cache=True)
@@ -449,6 +481,22 @@ def _material(value: Any, name: str, *, maximum: float | None = None) -> float:
     return _scalar(value, name, minimum=0.0, maximum=maximum)
 
 
+@dataclass(frozen=True)
+class _BodyArguments:
+    """add_body's and add_compound's shared arguments, checked."""
+
+    position: np.ndarray
+    angle: float
+    velocity: np.ndarray
+    angular_velocity: float
+    density: float
+    static: bool
+    kinematic: bool
+    friction: float
+    restitution: float
+    static_friction: float
+
+
 # ---------------------------------------------------------------------------------------------
 # The world
 # ---------------------------------------------------------------------------------------------
@@ -474,6 +522,12 @@ class World:
     ``velocity (n, 2)``, ``angular_velocity (n,)`` rad/s are the live arrays (writable);
     ``mass``, ``inertia``, ``static`` are read-only. Static bodies have mass, inertia and
     their inverses 0 and never move.
+
+    Kinematic bodies (``add_body(..., kinematic=True)``) have them 0 too but move with the
+    velocity they are given, pushing and carrying dynamic bodies. Compound bodies
+    (:meth:`add_compound`) take one row per convex part: the root row is the body, the other
+    rows mirror it (see :meth:`parts`, :meth:`root`). ``continuous`` (default True) switches
+    continuous collision (see that property).
     """
 
     def __init__(
@@ -501,7 +555,26 @@ class World:
         self.time = 0.0
         self.step_count = 0
         self.contacts = Contacts.empty()
+        self._continuous = True
+        #: Any compound / kinematic body in the world: the steps skip their extra work without.
+        self._has_compounds = False
+        self._has_kinematic = False
         self._allocate(0)
+
+    @property
+    def continuous(self) -> bool:
+        """Continuous collision (default True). On: the iterative solver reaches as far as the
+        pair can close within the step (speculative contacts) over velocity-swept
+        broadphase boxes, and the tutorial and arcade solvers find the time of impact. Off:
+        every solver tests overlap only (the iterative solver keeps its resting
+        ``speculative_distance``), so a fast body can pass through a thin one."""
+        return self._continuous
+
+    @continuous.setter
+    def continuous(self, value: Any) -> None:
+        if not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"continuous = {value!r}: must be True or False")
+        self._continuous = bool(value)
 
     # -- storage -------------------------------------------------------------------------------
 
@@ -515,6 +588,8 @@ class World:
         self._inv_mass = np.zeros(n)
         self._inv_inertia = np.zeros(n)
         self._static = np.zeros(n, dtype=np.bool_)
+        self._kinematic = np.zeros(n, dtype=np.bool_)
+        self._root = np.arange(n, dtype=np.int64)
         self._local_vertices = np.zeros((n, MAX_VERTICES, 2))
         self._vertex_count = np.zeros(n, dtype=np.int64)
         self._radius = np.zeros(n)
@@ -536,6 +611,8 @@ class World:
         "_inv_mass",
         "_inv_inertia",
         "_static",
+        "_kinematic",
+        "_root",
         "_local_vertices",
         "_vertex_count",
         "_radius",
@@ -616,6 +693,7 @@ class World:
         friction: float | None = None,
         restitution: float | None = None,
         static_friction: float | None = None,
+        kinematic: bool = False,
     ) -> int:
         """Add a body and return its index.
 
@@ -624,9 +702,148 @@ class World:
         centroid goes; the shape is stored centroid-relative, rotated by ``angle`` (radians CCW).
         ``density`` (mass per unit area; points and segments get ``5 * density``) 0 or
         ``static=True`` makes a static body (it never moves; its velocity is kept 0).
-        Materials ``None`` take the world's defaults.
+        ``kinematic=True`` makes a kinematic body: moved only by its velocity and angular
+        velocity (given here or with :meth:`set_velocity`), never by gravity, forces,
+        impulses or contacts (infinite mass: its mass, inertia and their inverses are 0),
+        and it pushes and carries the dynamic bodies it touches. Materials ``None`` take the
+        world's defaults.
         """
         verts = check_vertices(shape, "shape")
+        head = self._body_arguments(
+            position,
+            angle,
+            velocity,
+            angular_velocity,
+            density,
+            static,
+            kinematic,
+            friction,
+            restitution,
+            static_friction,
+        )
+        poly = Polygon(verts)
+        mass, inertia = self._checked_mass(poly.mass_properties(head.density), head)
+        local = verts - poly.centroid
+        return self._append_rows(head, [local], [float(poly.radius)], mass, inertia)
+
+    def add_compound(
+        self,
+        shapes: Any,
+        position: Any,
+        angle: float = 0.0,
+        velocity: Any = (0.0, 0.0),
+        angular_velocity: float = 0.0,
+        density: float = 1.0,
+        static: bool = False,
+        kinematic: bool = False,
+        friction: float | None = None,
+        restitution: float | None = None,
+        static_friction: float | None = None,
+    ) -> int:
+        """Add one rigid body made of several convex parts and return its root's index.
+
+        ``shapes``: a list of 1..``MAX_COMPOUND_PARTS`` :class:`Polygon` or ``(k, 2)`` arrays in
+        one common local frame (for example ``decompose(outline)``'s pieces, as given); points
+        and segments count with their nominal mass (``5 * density``). The body's ``position
+        (2,)`` is where the compound's centre of mass goes; it is turned by ``angle``. Mass
+        is the sum of the parts', the centre of mass their mass-weighted centroid, inertia
+        the parallel-axis sum ``sum(I_i + m_i |c_i - c|^2)``. Other arguments as
+        :meth:`add_body`.
+
+        The compound takes consecutive rows: the returned root row holds its pose, velocity,
+        mass and inertia, and every further part is a row that mirrors the root (its
+        position, angle and velocities are overwritten with the root's at every step, so
+        write to the root's row; its ``mass`` and ``inertia`` show 0). Any row of a compound
+        stands for the whole body in :meth:`apply_force`, :meth:`apply_impulse`,
+        :meth:`set_velocity` and :meth:`set_material`; contacts and queries report the root.
+        :meth:`parts` and :meth:`root` tell the rows apart.
+        """
+        if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__len__"):
+            raise GeometryError(f"shapes = {shapes!r}: must be a list of polygons")
+        count = len(shapes)
+        if count == 0:
+            raise GeometryError("shapes = []: a compound needs at least one part")
+        if count > MAX_COMPOUND_PARTS:
+            raise GeometryError(f"shapes: {count} parts, more than MAX_COMPOUND_PARTS = {MAX_COMPOUND_PARTS}")
+        parts = [check_vertices(shapes[i], f"shapes[{i}]") for i in range(count)]
+        head = self._body_arguments(
+            position,
+            angle,
+            velocity,
+            angular_velocity,
+            density,
+            static,
+            kinematic,
+            friction,
+            restitution,
+            static_friction,
+        )
+        # Unit density first: the centre of mass does not depend on it (static bodies have 0).
+        polys = [Polygon(v) for v in parts]
+        unit = [poly.mass_properties(1.0) for poly in polys]
+        masses = np.array([m for m, _ in unit])
+        total = float(masses.sum())
+        centroids = np.array([poly.centroid for poly in polys])
+        centre = (masses[:, None] * centroids).sum(axis=0) / total
+        offsets = centroids - centre
+        unit_inertia = float(
+            sum(i for _, i in unit) + float((masses * (offsets[:, 0] ** 2 + offsets[:, 1] ** 2)).sum())
+        )
+        mass, inertia = self._checked_mass((total * head.density, unit_inertia * head.density), head)
+        locals_ = [v - centre for v in parts]
+        radii = [float(np.hypot(v[:, 0], v[:, 1]).max()) for v in locals_]
+        return self._append_rows(head, locals_, radii, mass, inertia)
+
+    def root(self, i: int) -> int:
+        """The root row of the body that row ``i`` belongs to (``i`` itself for a plain body)."""
+        k = self._check_index(i)
+        return int(self._root[k])
+
+    def parts(self, i: int) -> list[int]:
+        """The rows of the body that row ``i`` belongs to, root first (``[i]`` for a plain body)."""
+        k = self._check_index(i)
+        r = int(self._root[k])
+        end = r + 1
+        n = self.body_count
+        while end < n and self._root[end] == r:
+            end += 1
+        return list(range(r, end))
+
+    @property
+    def kinematic(self) -> np.ndarray:
+        """``(n,) bool`` read-only: kinematic bodies (and every part of a kinematic compound)."""
+        return _readonly(self._kinematic)
+
+    @property
+    def roots(self) -> np.ndarray:
+        """``(n,) int64`` read-only: each row's root row (see :meth:`add_compound`)."""
+        return _readonly(self._root)
+
+    def _sync_parts(self) -> None:
+        if self._has_compounds:
+            sync_parts(
+                self._root,
+                self._position,
+                self._angle,
+                self._velocity,
+                self._angular_velocity,
+                self._sleeping,
+            )
+
+    def _body_arguments(
+        self,
+        position: Any,
+        angle: Any,
+        velocity: Any,
+        angular_velocity: Any,
+        density: Any,
+        static: Any,
+        kinematic: Any,
+        friction: Any,
+        restitution: Any,
+        static_friction: Any,
+    ) -> _BodyArguments:
+        """The arguments add_body and add_compound share, checked (ValueError naming them)."""
         pos = _vector(position, "position")
         ang = _scalar(angle, "angle")
         vel = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
@@ -639,56 +856,97 @@ class World:
         sf = (
             self.static_friction if static_friction is None else _material(static_friction, "static_friction")
         )
-        poly = Polygon(verts)
-        is_static = bool(static) or dens == 0.0
+        is_kinematic = bool(kinematic)
+        if bool(static) and is_kinematic:
+            raise ValueError(
+                "static = True, kinematic = True: a body is either static or kinematic, not both"
+            )
+        is_static = bool(static) or (dens == 0.0 and not is_kinematic)
         if is_static:
-            mass = inertia = 0.0
             vel = np.zeros(2)
             omega = 0.0
-        else:
-            mass, inertia = poly.mass_properties(dens)
-            if mass < MIN_MASS:
-                raise ValueError(
-                    f"density = {dens!r}: gives this shape a mass of {mass:.3g}, below MIN_MASS = "
-                    f"{MIN_MASS:g} (its inverse would overflow); use a larger density or static=True"
-                )
-            if 0.0 < inertia < MIN_INERTIA:
-                raise ValueError(
-                    f"density = {dens!r}: gives this shape a moment of inertia of {inertia:.3g}, below "
-                    f"MIN_INERTIA = {MIN_INERTIA:g} (its inverse would overflow); use a larger density "
-                    "or a larger shape"
-                )
-        local = verts - poly.centroid
-        k = len(verts)
+        return _BodyArguments(pos, ang, vel, omega, dens, is_static, is_kinematic, fr, re, sf)
 
+    @staticmethod
+    def _checked_mass(mass_inertia: tuple[float, float], head: _BodyArguments) -> tuple[float, float]:
+        """(mass, inertia) of a dynamic body, refused when their inverses would overflow;
+        (0, 0) for static and kinematic bodies (infinite mass)."""
+        if head.static or head.kinematic:
+            return 0.0, 0.0
+        mass, inertia = mass_inertia
+        dens = head.density
+        if mass < MIN_MASS:
+            raise ValueError(
+                f"density = {dens!r}: gives this shape a mass of {mass:.3g}, below MIN_MASS = "
+                f"{MIN_MASS:g} (its inverse would overflow); use a larger density or static=True"
+            )
+        if 0.0 < inertia < MIN_INERTIA:
+            raise ValueError(
+                f"density = {dens!r}: gives this shape a moment of inertia of {inertia:.3g}, below "
+                f"MIN_INERTIA = {MIN_INERTIA:g} (its inverse would overflow); use a larger density "
+                "or a larger shape"
+            )
+        return mass, inertia
+
+    def _append_rows(
+        self,
+        head: _BodyArguments,
+        locals_: list[np.ndarray],
+        radii: list[float],
+        mass: float,
+        inertia: float,
+    ) -> int:
+        """Append one body of ``len(locals_)`` rows (the first is the root, holding the mass and
+        inertia; the others are parts mirroring it) and return the root's index."""
         n = self.body_count
+        count = len(locals_)
         for name in self._ARRAYS:
             old = getattr(self, name)
-            grown = np.zeros((n + 1,) + old.shape[1:], dtype=old.dtype)
+            grown = np.zeros((n + count,) + old.shape[1:], dtype=old.dtype)
             grown[:n] = old
             setattr(self, name, grown)
-        self._position[n] = pos
-        self._angle[n] = wrap_angle(ang)
-        self._velocity[n] = vel
-        self._angular_velocity[n] = omega
+        rows = slice(n, n + count)
+        self._position[rows] = head.position
+        self._angle[rows] = wrap_angle(head.angle)
+        self._velocity[rows] = head.velocity
+        self._angular_velocity[rows] = head.angular_velocity
         self._mass[n] = mass
         self._inertia[n] = inertia
         self._inv_mass[n] = 1.0 / mass if mass > 0.0 else 0.0
         self._inv_inertia[n] = 1.0 / inertia if inertia > 0.0 else 0.0
-        self._static[n] = is_static
-        self._local_vertices[n, :k] = local
-        self._vertex_count[n] = k
-        self._radius[n] = poly.radius
-        self._friction[n] = fr
-        self._restitution[n] = re
-        self._static_friction[n] = sf
+        self._static[rows] = head.static
+        self._kinematic[rows] = head.kinematic
+        self._root[rows] = n
+        for r, (local, radius) in enumerate(zip(locals_, radii, strict=True)):
+            k = local.shape[0]
+            self._local_vertices[n + r, :k] = local
+            self._vertex_count[n + r] = k
+            self._radius[n + r] = radius
+        self._friction[rows] = head.friction
+        self._restitution[rows] = head.restitution
+        self._static_friction[rows] = head.static_friction
+        if count > 1:
+            self._has_compounds = True
+        if head.kinematic:
+            self._has_kinematic = True
         return n
 
     def remove_body(self, i: int) -> None:
-        """Remove body ``i``; bodies after it move down one index."""
+        """Remove body ``i`` (a compound by its root: all its rows); bodies after it move down
+        as many indices as it had rows. A part row of a compound is refused (ValueError)."""
         k = self._check_index(i)
+        r = int(self._root[k])
+        if r != k:
+            raise ValueError(
+                f"i = {k}: is a part of the compound with root {r}; remove_body({r}) removes the compound"
+            )
+        rows = self.parts(k)
+        count = len(rows)
         for name in self._ARRAYS:
-            setattr(self, name, np.delete(getattr(self, name), k, axis=0))
+            setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
+        self._root[self._root > k] -= count
+        self._has_compounds = bool((self._root != np.arange(self.body_count)).any())
+        self._has_kinematic = bool(self._kinematic.any())
         for solver in self._solvers.values():
             reset = getattr(solver, "reset", None)
             if reset is not None:
@@ -708,6 +966,7 @@ class World:
     def world_vertices(self) -> np.ndarray:
         """``(n, MAX_VERTICES, 2)`` world-space vertices of every body now (read-only; slots past
         ``vertex_count[i]`` are unused)."""
+        self._sync_parts()
         transform_vertices(
             self._local_vertices, self._vertex_count, self._position, self._angle, self._world_vertices
         )
@@ -717,7 +976,8 @@ class World:
 
     @property
     def position(self) -> np.ndarray:
-        """``(n, 2)`` centroids (the live array)."""
+        """``(n, 2)`` centroids (the live array; a compound's part rows are overwritten with
+        its root's at every step: write to the root's row)."""
         return self._position
 
     @property
@@ -737,12 +997,14 @@ class World:
 
     @property
     def mass(self) -> np.ndarray:
-        """``(n,)`` read-only (0 for static bodies)."""
+        """``(n,)`` read-only (0 for static and kinematic bodies; a compound's root row holds
+        the compound's, its other rows 0)."""
         return _readonly(self._mass)
 
     @property
     def inertia(self) -> np.ndarray:
-        """``(n,)`` read-only, about the centroid (0 for static bodies and points)."""
+        """``(n,)`` read-only, about the centroid (0 for static and kinematic bodies and points;
+        a compound's root row holds the compound's about its centre of mass, its other rows 0)."""
         return _readonly(self._inertia)
 
     @property
@@ -791,8 +1053,9 @@ class World:
         restitution: float | None = None,
         static_friction: float | None = None,
     ) -> None:
-        """Set the material of body ``i`` (or of every body when ``i`` is None); None keeps a value."""
-        rows: slice | int = slice(None) if i is None else self._check_index(i)
+        """Set the material of body ``i`` (or of every body when ``i`` is None); None keeps a value.
+        A row of a compound sets every part's."""
+        rows: slice | list[int] = slice(None) if i is None else self.parts(i)
         fr = None if friction is None else _material(friction, "friction")
         re = None if restitution is None else _material(restitution, "restitution", maximum=1.0)
         sf = None if static_friction is None else _material(static_friction, "static_friction")
@@ -807,15 +1070,17 @@ class World:
 
     def apply_force(self, i: int, force: Any, point: Any = None) -> None:
         """Add ``force (2,)`` (N) to body ``i`` for the next step; at world ``point (2,)`` it also
-        adds the torque r x F (CCW positive). Static bodies ignore forces."""
-        k = self._check_index(i)
+        adds the torque r x F (CCW positive). Static and kinematic bodies ignore forces (a
+        documented no-op: nothing but their velocity moves them). A row of a compound acts on
+        the compound (its root)."""
+        k = int(self._root[self._check_index(i)])
         f = _vector(force, "force", math.inf)
         torque = 0.0
         if point is not None:
             p = _vector(point, "point")
             rx, ry = p - self._position[k]
             torque = float(rx * f[1] - ry * f[0])
-        if self._static[k]:
+        if self._static[k] or self._kinematic[k]:
             return
         linear = math.hypot(*(self._force[k] + f)) * self._inv_mass[k]
         angular = abs(self._torque[k] + torque) * self._inv_inertia[k]
@@ -829,15 +1094,16 @@ class World:
 
     def apply_impulse(self, i: int, impulse: Any, point: Any = None) -> None:
         """Change body ``i``'s velocity by ``impulse (2,)`` (N s) / m now; at world ``point (2,)``
-        its angular velocity changes by (r x J) / I too. Static bodies ignore impulses."""
-        k = self._check_index(i)
+        its angular velocity changes by (r x J) / I too. Static and kinematic bodies ignore
+        impulses (a documented no-op). A row of a compound acts on the compound (its root)."""
+        k = int(self._root[self._check_index(i)])
         j = _vector(impulse, "impulse", math.inf)
         dw = 0.0
         if point is not None:
             p = _vector(point, "point")
             rx, ry = p - self._position[k]
             dw = float(rx * j[1] - ry * j[0]) * self._inv_inertia[k]
-        if self._static[k]:
+        if self._static[k] or self._kinematic[k]:
             return
         speed = math.hypot(*(self._velocity[k] + j * self._inv_mass[k]))
         spin = abs(self._angular_velocity[k] + dw)
@@ -850,8 +1116,9 @@ class World:
         self._sleeping[k] = False
 
     def set_velocity(self, i: int, velocity: Any, angular_velocity: float | None = None) -> None:
-        """Set body ``i``'s velocity ``(2,)`` (and angular velocity) and wake it. Static: refused."""
-        k = self._check_index(i)
+        """Set body ``i``'s velocity ``(2,)`` (and angular velocity) and wake it. Static: refused.
+        This is how a kinematic body is steered. A row of a compound sets the compound's."""
+        k = int(self._root[self._check_index(i)])
         v = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
         w = (
             None
@@ -866,6 +1133,7 @@ class World:
         if w is not None:
             self._angular_velocity[k] = w
         self._sleeping[k] = False
+        self._sync_parts()
 
     # -- step ------------------------------------------------------------------------------------
 
@@ -921,7 +1189,9 @@ class World:
                 float(g[1]),
                 h,
             )
+        self._sync_parts()
         self.contacts = solver.step(self, h)
+        self._sync_parts()
         self.time += h
         self.step_count += 1
 
@@ -948,14 +1218,16 @@ class World:
     def _skip_mask(self, ignore: Any) -> np.ndarray:
         skip = np.zeros(self.body_count, dtype=np.bool_)
         for idx in ignore:
-            skip[self._check_index(idx, "ignore")] = True
+            k = self._check_index(idx, "ignore")
+            skip[self._root == self._root[k]] = True  # a compound is ignored whole
         return skip
 
     def raycast(self, start: Any, end: Any, ignore: Any = ()) -> RayHit | None:
         """The nearest body the segment ``start (2,)`` -> ``end (2,)`` enters, or None.
 
-        Bodies in ``ignore`` are skipped; points and segments are hit within
-        ``QUERY_PICK_RADIUS`` of the ray.
+        Bodies in ``ignore`` are skipped (any row of a compound skips all of it); points and
+        segments are hit within ``QUERY_PICK_RADIUS`` of the ray. A compound is reported by
+        its root.
         """
         from collision.segment import raycast_kernel
 
@@ -969,10 +1241,11 @@ class World:
         if body < 0:
             return None
         t = float(t)
-        return RayHit(int(body), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
+        return RayHit(int(self._root[body]), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
 
     def raycast_all(self, start: Any, end: Any, ignore: Any = ()) -> list[RayHit]:
-        """Every body the segment enters, nearest first (see :meth:`raycast`)."""
+        """Every body the segment enters, nearest first (see :meth:`raycast`); a compound once,
+        at its nearest part's hit, by its root."""
         from collision.segment import raycast_all_kernel
 
         s = _vector(start, "start")
@@ -982,15 +1255,20 @@ class World:
         bodies, ts, normals = raycast_all_kernel(
             s[0], s[1], e[0], e[1], wv, self._vertex_count, skip, QUERY_PICK_RADIUS
         )
-        return [
-            RayHit(int(b), float(t), s + float(t) * (e - s), np.array(nrm, dtype=np.float64))
-            for b, t, nrm in zip(bodies, ts, normals, strict=True)
-        ]
+        hits = []
+        seen = set()
+        for b, t, nrm in zip(bodies, ts, normals, strict=True):
+            r = int(self._root[b])
+            if r in seen:  # a compound: its nearest part's hit only
+                continue
+            seen.add(r)
+            hits.append(RayHit(r, float(t), s + float(t) * (e - s), np.array(nrm, dtype=np.float64)))
+        return hits
 
     def query_point(self, p: Any) -> list[int]:
         """Indices (ascending) of the bodies containing world point ``p (2,)``; points and
-        segments count within ``QUERY_PICK_RADIUS``."""
+        segments count within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
         q = _vector(p, "p")
         wv = self.world_vertices()
         found = query_point_kernel(wv, self._vertex_count, q[0], q[1], QUERY_PICK_RADIUS)
-        return [int(i) for i in found]
+        return sorted({int(self._root[i]) for i in found})

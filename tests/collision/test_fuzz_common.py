@@ -131,8 +131,19 @@ def ellipse(rng: np.random.Generator, k: int, scale: float) -> np.ndarray:
 
 VALID_KINDS = ("point", "segment", "polygon", "polygon", "polygon", "polygon")
 HOSTILE_KINDS = (
-    "nonfinite", "empty", "wrong_shape", "too_many", "duplicate", "collinear", "all_collinear",
-    "dent", "bowtie", "zero_segment", "text", "random", "far",
+    "nonfinite",
+    "empty",
+    "wrong_shape",
+    "too_many",
+    "duplicate",
+    "collinear",
+    "all_collinear",
+    "dent",
+    "bowtie",
+    "zero_segment",
+    "text",
+    "random",
+    "far",
 )
 KINDS = tuple(sorted(set(VALID_KINDS + HOSTILE_KINDS)))
 
@@ -235,9 +246,25 @@ FOCUS = st.sampled_from((None, *KINDS))
 
 #: Hostile numbers: zeros, tiny, huge, overflow-sized, NaN and infinities.
 HOSTILE_NUMBERS: tuple[float, ...] = (
-    0.0, -0.0, 1e-300, 1e-9, -1e-9, 1.0, -1.0, 0.5, 2.5, 1e9, -1e9, 1e15, 1e300, -1e300,
-    math.nan, math.inf, -math.inf,
+    0.0,
+    -0.0,
+    1e-300,
+    1e-9,
+    -1e-9,
+    1.0,
+    -1.0,
+    0.5,
+    2.5,
+    1e9,
+    -1e9,
+    1e15,
+    1e300,
+    -1e300,
+    math.nan,
+    math.inf,
+    -math.inf,
 )
+
 
 def finite_number(x: Any) -> bool:
     try:

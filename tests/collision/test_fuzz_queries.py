@@ -44,8 +44,16 @@ ORACLE_RELATIVE = 1e-8
 
 VELOCITY_MAGNITUDES = (0.0, 1e-9, 1.0, 10.0, 1e3, 1e9, 1e15)
 BAD_VECTORS: tuple[object, ...] = (
-    [math.nan, 0.0], [0.0, math.inf], [-math.inf, 1.0], [], [1.0], [1.0, 2.0, 3.0], "xy", None,
-    [[1.0, 2.0]], [1.0, "a"],
+    [math.nan, 0.0],
+    [0.0, math.inf],
+    [-math.inf, 1.0],
+    [],
+    [1.0],
+    [1.0, 2.0, 3.0],
+    "xy",
+    None,
+    [[1.0, 2.0]],
+    [1.0, "a"],
 )
 
 
@@ -274,13 +282,29 @@ def _primitive(rng: np.random.Generator, kind: str) -> tuple[object, BaseExcepti
         p = args[0]
         ok = isinstance(p, tuple) and all(isinstance(c, float) and math.isfinite(c) for c in p)
         return (p, None) if ok else (None, ValueError("point"))
-    cls = {"line": prim.Line, "segment": prim.Segment, "circle": prim.Circle, "rectangle": prim.Rectangle,
-           "oriented": prim.OrientedRectangle}[kind]
+    cls = {
+        "line": prim.Line,
+        "segment": prim.Segment,
+        "circle": prim.Circle,
+        "rectangle": prim.Rectangle,
+        "oriented": prim.OrientedRectangle,
+    }[kind]
     obj, err = call(cls, *args)
     count(cls.__name__)
     if err is not None:
-        expect_refusal(err, "base", "direction", "point1", "point2", "center", "radius", "origin", "size",
-                       "half_extend", "rotation")
+        expect_refusal(
+            err,
+            "base",
+            "direction",
+            "point1",
+            "point2",
+            "center",
+            "radius",
+            "origin",
+            "size",
+            "half_extend",
+            "rotation",
+        )
     return obj, err
 
 
@@ -290,13 +314,28 @@ PRIMITIVE_TESTS = [
     if name.endswith("_collide") and callable(fn)
 ]
 KIND_OF_PARAM = {
-    "a": None, "b": None, "point": "point", "line": "line", "segment": "segment", "circle": "circle",
-    "rectangle": "rectangle", "oriented": "oriented",
+    "a": None,
+    "b": None,
+    "point": "point",
+    "line": "line",
+    "segment": "segment",
+    "circle": "circle",
+    "rectangle": "rectangle",
+    "oriented": "oriented",
 }
 PREFIX_KIND = {
-    "points": "point", "lines": "line", "segments": "segment", "circles": "circle", "rectangles": "rectangle",
-    "oriented_rectangles": "oriented", "line": "line", "point": "point", "circle": "circle",
-    "rectangle": "rectangle", "oriented_rectangle": "oriented", "segment": "segment",
+    "points": "point",
+    "lines": "line",
+    "segments": "segment",
+    "circles": "circle",
+    "rectangles": "rectangle",
+    "oriented_rectangles": "oriented",
+    "line": "line",
+    "point": "point",
+    "circle": "circle",
+    "rectangle": "rectangle",
+    "oriented_rectangle": "oriented",
+    "segment": "segment",
 }
 
 

@@ -32,7 +32,19 @@ ARENA = 20.0
 BAD_VECTORS: tuple[object, ...] = ([math.nan, 0.0], [0.0, math.inf], [], [1.0, 2.0, 3.0], "xy", None)
 BAD_INDICES: tuple[object, ...] = (-1, 10**6, 1.5, True, "0", None, np.int64(-2))
 DTS: tuple[object, ...] = (
-    1 / 60, 1 / 60, 1 / 60, 1 / 120, 1e-9, 0.0, -1 / 60, math.nan, math.inf, "x", None, 0.5, 1e4,
+    1 / 60,
+    1 / 60,
+    1 / 60,
+    1 / 120,
+    1e-9,
+    0.0,
+    -1 / 60,
+    math.nan,
+    math.inf,
+    "x",
+    None,
+    0.5,
+    1e4,
 )
 
 
@@ -89,13 +101,33 @@ def _check_finite(world: World) -> None:
 
 def _operation(rng: np.random.Generator, world: World) -> tuple[str, object, tuple, dict, tuple[str, ...]]:
     """(name, bound method, args, kwargs, argument names a refusal may blame)."""
-    op = str(rng.choice(
-        ["add", "add", "step", "step", "step", "step", "force", "impulse", "velocity", "ray", "ray_all",
-         "query", "remove", "solver", "gravity", "material"]
-    ))
+    op = str(
+        rng.choice(
+            [
+                "add",
+                "add",
+                "step",
+                "step",
+                "step",
+                "step",
+                "force",
+                "impulse",
+                "velocity",
+                "ray",
+                "ray_all",
+                "query",
+                "remove",
+                "solver",
+                "gravity",
+                "material",
+            ]
+        )
+    )
     if op == "add":
-        case = make_shape(rng, None, hostile_share=0.2) if rng.random() < 0.3 else valid_shape(
-            rng, None, scales=(0.3, 1.0, 2.0)
+        case = (
+            make_shape(rng, None, hostile_share=0.2)
+            if rng.random() < 0.3
+            else valid_shape(rng, None, scales=(0.3, 1.0, 2.0))
         )
         kwargs = {
             "angle": _number(rng, math.pi),
@@ -108,8 +140,16 @@ def _operation(rng: np.random.Generator, world: World) -> tuple[str, object, tup
             kwargs["friction"] = _number(rng, 1.0)
             kwargs["restitution"] = _number(rng, 1.0)
         args = (case.raw, _vector(rng, ARENA))
-        names = ("shape", "position", "angle", "velocity", "angular_velocity", "density", "friction",
-                 "restitution")
+        names = (
+            "shape",
+            "position",
+            "angle",
+            "velocity",
+            "angular_velocity",
+            "density",
+            "friction",
+            "restitution",
+        )
         return op, world.add_body, args, kwargs, names
     if op == "step":
         return op, world.step, (DTS[int(rng.integers(0, len(DTS)))],), {}, ("dt",)
@@ -118,8 +158,13 @@ def _operation(rng: np.random.Generator, world: World) -> tuple[str, object, tup
         point = None if rng.random() < 0.5 else _vector(rng, ARENA)
         return op, fn, (_index(rng, world), _vector(rng, 50.0), point), {}, ("i", "force", "impulse", "point")
     if op == "velocity":
-        return op, world.set_velocity, (_index(rng, world), _vector(rng, 10.0), _number(rng, 3.0)), {}, (
-            "i", "velocity", "angular_velocity")
+        return (
+            op,
+            world.set_velocity,
+            (_index(rng, world), _vector(rng, 10.0), _number(rng, 3.0)),
+            {},
+            ("i", "velocity", "angular_velocity"),
+        )
     if op in ("ray", "ray_all"):
         fn = world.raycast if op == "ray" else world.raycast_all
         ignore = () if rng.random() < 0.7 else (_index(rng, world),)
@@ -135,8 +180,13 @@ def _operation(rng: np.random.Generator, world: World) -> tuple[str, object, tup
     if op == "gravity":
         return op, lambda g: setattr(world, "gravity", g), (_vector(rng, 20.0),), {}, ("gravity",)
     i = None if rng.random() < 0.3 else _index(rng, world)
-    return op, world.set_material, (i, _number(rng, 1.0), _number(rng, 1.0), _number(rng, 1.0)), {}, (
-        "i", "friction", "restitution", "static_friction")
+    return (
+        op,
+        world.set_material,
+        (i, _number(rng, 1.0), _number(rng, 1.0), _number(rng, 1.0)),
+        {},
+        ("i", "friction", "restitution", "static_friction"),
+    )
 
 
 def _check_result(op: str, result: object, world: World) -> None:
@@ -155,8 +205,12 @@ def _check_result(op: str, result: object, world: World) -> None:
 
 def _box_world(rng: np.random.Generator, solver: str) -> World:
     world = World(solver=solver)
-    for cx, cy, w, h in ((0, -ARENA, 2 * ARENA, 2), (0, ARENA, 2 * ARENA, 2), (-ARENA, 0, 2, 2 * ARENA),
-                         (ARENA, 0, 2, 2 * ARENA)):
+    for cx, cy, w, h in (
+        (0, -ARENA, 2 * ARENA, 2),
+        (0, ARENA, 2 * ARENA, 2),
+        (-ARENA, 0, 2, 2 * ARENA),
+        (ARENA, 0, 2, 2 * ARENA),
+    ):
         world.add_body(Polygon.box(w, h), (cx, cy), static=True)
     for _ in range(int(rng.integers(0, 6))):
         world.add_body(valid_shape(rng, None, scales=(0.5, 1.0, 2.0)).raw, rng.uniform(-15, 15, 2))
