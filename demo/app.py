@@ -315,9 +315,11 @@ class App(Simulation):
         t_build = time.perf_counter()
         world = self.world
         wv = world.world_vertices()
+        # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.render KIND_*).
+        kinds = world._static.astype(np.int64) + 2 * world._kinematic
         # The bodies' fills stay on the GPU; only their poses go up each frame.
         _, lines, points = self.mesh.update(
-            wv, world._local_vertices, world._vertex_count, world._static, fills=False
+            wv, world._local_vertices, world._vertex_count, kinds, fills=False
         )
         overlay = self.renderer.overlay
         overlay.clear()
@@ -326,7 +328,7 @@ class App(Simulation):
             self._scene.on_overlay(self._scene, overlay)
         # After on_overlay, which may set the body colours for this frame.
         body_fills = self.mesh.body_fills(
-            world._local_vertices, world._vertex_count, world._static, self._scene.body_colors
+            world._local_vertices, world._vertex_count, kinds, self._scene.body_colors
         )
         bodies = (body_fills, self.mesh.version, self.mesh.poses(world.position, world.angle))
         fills, extra_lines, extra_points = overlay.fills(), overlay.lines(), overlay.points()

@@ -56,6 +56,13 @@ STATIC_FILL = argb(0x808080FF)
 MOVING_FILL = argb(0x8080FF80)
 STATIC_OUTLINE = argb(0xFF8080FF)
 MOVING_OUTLINE = argb(0xFF00A000)
+#: Kinematic bodies (moved only by their set velocity): amber, apart from static grey and the
+#: moving bodies' blue; outlined as moving bodies. demo.showcase.KINEMATIC_COLOR is the same.
+KINEMATIC_FILL = argb(0x99FFB030)
+#: Body kinds, the values of the ``static`` argument of body_geometry and BodyMesh when given
+#: as integers (a bool array means moving / static): 0 moving, 1 static, 2 kinematic, e.g.
+#: ``world.static + 2 * world.kinematic``.
+KIND_MOVING, KIND_STATIC, KIND_KINEMATIC = 0, 1, 2
 #: The fill shader's outline colours by code // 8: none, moving, static.
 OUTLINE_COLORS = np.array([(0.0, 0.0, 0.0, 0.0), MOVING_OUTLINE, STATIC_OUTLINE], dtype=np.float32)
 
@@ -128,7 +135,7 @@ def _fan_outline(j: np.ndarray, count: np.ndarray, static: np.ndarray) -> np.nda
     corner 2, only for the first triangle; side (j + 2, 0), opposite corner 1, for the last.
     """
     sides = 1 + 2 * (j == count - 3) + 4 * (j == 0)
-    code = sides + 8 * (1 + np.asarray(static, dtype=np.int64))
+    code = sides + 8 * (1 + (np.asarray(static, dtype=np.int64) == KIND_STATIC))
     return np.repeat(code, 3).astype(np.float32)
 
 
@@ -141,15 +148,16 @@ def body_geometry(
     """Fills, outlines and points for every body.
 
     ``world_vertices``, ``local_vertices``: (n, MAXV, 2); ``vertex_count`` (n,); ``static`` (n,)
-    bool. Returns float32 vertex arrays: fills (3 * triangles, FILL_FLOATS) as triangle fans from
-    vertex 0, carrying the polygons' outlines; lines (2 * segments, 8) as a line list (segment
-    bodies, whose outline is their one line); points (particles, 8).
+    bool, or int body kinds (KIND_MOVING, KIND_STATIC, KIND_KINEMATIC: kinematic bodies get
+    KINEMATIC_FILL). Returns float32 vertex arrays: fills (3 * triangles, FILL_FLOATS) as
+    triangle fans from vertex 0, carrying the polygons' outlines; lines (2 * segments, 8) as a
+    line list (segment bodies, whose outline is their one line); points (particles, 8).
     """
     n, maxv = world_vertices.shape[0], world_vertices.shape[1]
     count = np.asarray(vertex_count, dtype=np.int64)
-    is_static = np.asarray(static, dtype=bool)
-    fill_colors = np.array([MOVING_FILL, STATIC_FILL], dtype=np.float32)
-    line_colors = np.array([MOVING_OUTLINE, STATIC_OUTLINE], dtype=np.float32)
+    is_static = np.asarray(static, dtype=np.int64)  # the body kind: the colour rows below
+    fill_colors = np.array([MOVING_FILL, STATIC_FILL, KINEMATIC_FILL], dtype=np.float32)
+    line_colors = np.array([MOVING_OUTLINE, STATIC_OUTLINE, KINEMATIC_FILL], dtype=np.float32)
     if n == 0:
         empty = np.zeros((0, VERTEX_FLOATS), dtype=np.float32)
         return np.zeros((0, FILL_FLOATS), dtype=np.float32), empty, empty
@@ -192,7 +200,7 @@ class BodyMesh:
 
     def __init__(self) -> None:
         self._local: np.ndarray | None = None
-        self._static = np.zeros(0, dtype=bool)
+        self._static = np.zeros(0, dtype=np.int64)
         self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.fill_body = np.zeros(0, dtype=np.int64)
@@ -276,7 +284,7 @@ class BodyMesh:
         self.fill_body = gather[0] // max(maxv, 1)
         self._templates = templates
         self._local = local_vertices
-        self._static = np.array(static, dtype=bool)
+        self._static = np.array(static, dtype=np.int64)
         local = templates[0].copy()
         local[:, 0:2] = local_vertices.reshape(-1, 2)[gather[0]]
         local[:, 9] = self.fill_body + 1

@@ -18,15 +18,20 @@ Schema (every field optional unless marked *required*; unknown fields are errors
       },
       "bodies": [                      # *required*, at least one
         {
-          "shape": {"type": "box", "width": 2, "height": 1}          # *required*, one of
-                 | {"type": "regular", "sides": 6, "radius": 1}       #   sides 3..16
-                 | {"type": "blob", "sides": 5, "rx": 2, "ry": 1}     #   sides 1..16
+          "shape": {"type": "box", "width": 2, "height": 1}          # *required*: exactly one
+                 | {"type": "regular", "sides": 6, "radius": 1}       #   of shape, outline and
+                 | {"type": "blob", "sides": 5, "rx": 2, "ry": 1}     #   shapes; sides 3..16
                  | {"type": "polygon", "vertices": [[x, y], ...]},    #   1..16 vertices, convex
-          "position": [x, y],          # *required*: where the shape's centroid goes
+          "outline": [[x, y], ...],    # or: a simple outline, concave allowed (3..256 points),
+                                       #   decomposed into convex parts: one compound body
+          "shapes": [[[x, y], ...], ...],  # or: 1..64 convex parts (1..16 vertices each) in one
+                                       #   frame: one compound body
+          "position": [x, y],          # *required*: where the centroid (centre of mass) goes
           "angle": 0.0,                # radians, counter-clockwise
           "velocity": [0, 0], "angular_velocity": 0.0,
           "density": 1.0,              # mass per unit area; 0 = static
           "static": false,             # true: never moves (density is then ignored)
+          "kinematic": false,          # true: moves only by its velocities, pushes the others
           "material": {"friction": 0.6, "restitution": 0.0, "static_friction": 0.5}
         }
       ]
@@ -46,19 +51,36 @@ from typing import Any
 
 import numpy as np
 
-from collision import Polygon, World
+from collision import Polygon, World, decompose
 from collision.shapes import MAX_VERTICES
+from collision.tolerances import MAX_COMPOUND_PARTS
 from collision.world import SOLVER_NAMES
 from demo.scenes import Scene, scene_for_world
+from demo.showcase import KINEMATIC_COLOR
 
 #: Largest accepted step (s): a scene file should not ask for a coarser simulation.
 MAX_DT = 0.1
 #: Largest accepted file (bytes): a scene file is a description, not a data dump.
 MAX_FILE_BYTES = 4_000_000
+#: Most points of a body's "outline" (decomposed into at most MAX_COMPOUND_PARTS parts).
+MAX_OUTLINE_POINTS = 256
 
 _TOP_FIELDS = {"description", "help", "view", "bounds", "dt", "world", "bodies"}
 _WORLD_FIELDS = {"gravity", "solver", "friction", "restitution", "static_friction", "sleep"}
-_BODY_FIELDS = {"shape", "position", "angle", "velocity", "angular_velocity", "density", "static", "material"}
+_BODY_FIELDS = {
+    "shape",
+    "outline",
+    "shapes",
+    "position",
+    "angle",
+    "velocity",
+    "angular_velocity",
+    "density",
+    "static",
+    "kinematic",
+    "material",
+}
+_GEOMETRY_FIELDS = ("shape", "outline", "shapes")
 _MATERIAL_FIELDS = {"friction", "restitution", "static_friction"}
 _SHAPE_FIELDS = {
     "box": {"width", "height"},
@@ -119,6 +141,35 @@ class _Reader:
         if not isinstance(value, bool):
             raise self.fail(field, "true or false", value)
         return value
+
+    def points(self, value: Any, field: str, lo: int, hi: int) -> np.ndarray:
+        if not isinstance(value, list) or not lo <= len(value) <= hi:
+            raise self.fail(field, f"a list of {lo}..{hi} [x, y] points", value)
+        return np.array([self.vector(p, f"{field}[{k}]") for k, p in enumerate(value)], dtype=np.float64)
+
+    def parts(self, body: dict[str, Any], field: str) -> list[Polygon]:
+        """A body's convex parts from its "outline" (decomposed) or "shapes"."""
+        if "outline" in body:
+            outline = self.points(body["outline"], f"{field}.outline", 3, MAX_OUTLINE_POINTS)
+            try:
+                pieces = decompose(outline)
+            except ValueError as exc:
+                raise SceneFileError(f"scene file {self.path}: {field}.outline: {exc}") from None
+            if len(pieces) > MAX_COMPOUND_PARTS:
+                raise self.fail(f"{field}.outline", f"at most {MAX_COMPOUND_PARTS} convex parts", len(pieces))
+            return pieces
+        raw = body["shapes"]
+        if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_COMPOUND_PARTS:
+            raise self.fail(f"{field}.shapes", f"a list of 1..{MAX_COMPOUND_PARTS} vertex lists", raw)
+        pieces = []
+        for k, part in enumerate(raw):
+            where = f"{field}.shapes[{k}]"
+            verts = self.points(part, where, 1, MAX_VERTICES)
+            try:
+                pieces.append(Polygon(verts))
+            except ValueError as exc:
+                raise SceneFileError(f"scene file {self.path}: {where}: {exc}") from None
+        return pieces
 
     def shape(self, value: Any, field: str) -> Polygon:
         if not isinstance(value, dict) or value.get("type") not in _SHAPE_FIELDS:
@@ -222,11 +273,21 @@ def read_scene_file(path: str | Path) -> dict[str, Any]:
     for k, raw in enumerate(bodies):
         field = f"bodies[{k}]"
         body = reader.fields(raw, field, _BODY_FIELDS)
-        if "shape" not in body:
-            raise reader.fail(f"{field}.shape", "a shape object", got=False)
+        given = [key for key in _GEOMETRY_FIELDS if key in body]
+        if not given:
+            raise reader.fail(f"{field}.shape", "a shape object (or an outline, or shapes)", got=False)
+        if len(given) > 1:
+            raise reader.fail(
+                f"{field}.{given[1]}", f"no {given[1]} beside {given[0]} (one of them)", got=False
+            )
         if "position" not in body:
             raise reader.fail(f"{field}.position", "[x, y]", got=False)
-        shape = reader.shape(body["shape"], f"{field}.shape")
+        if "shape" in body:
+            shape: Polygon | None = reader.shape(body["shape"], f"{field}.shape")
+            parts: list[Polygon] = []
+        else:
+            shape = None
+            parts = reader.parts(body, field)
         material = reader.fields(body.get("material", {}), f"{field}.material", _MATERIAL_FIELDS)
         kwargs: dict[str, Any] = {
             "position": reader.vector(body["position"], f"{field}.position"),
@@ -235,13 +296,19 @@ def read_scene_file(path: str | Path) -> dict[str, Any]:
             "angular_velocity": reader.number(body.get("angular_velocity", 0.0), f"{field}.angular_velocity"),
             "density": reader.number(body.get("density", 1.0), f"{field}.density", 0.0),
             "static": reader.boolean(body.get("static", False), f"{field}.static"),
+            "kinematic": reader.boolean(body.get("kinematic", False), f"{field}.kinematic"),
         }
+        if kwargs["static"] and kwargs["kinematic"]:
+            raise reader.fail(f"{field}.kinematic", "false for a static body (it is one or the other)", True)
         for key in sorted(_MATERIAL_FIELDS):
             if key in material:
                 top_value = 1.0 if key == "restitution" else math.inf
                 kwargs[key] = reader.number(material[key], f"{field}.material.{key}", 0.0, top_value)
         try:
-            world.add_body(shape, **kwargs)
+            if shape is not None:
+                world.add_body(shape, **kwargs)
+            else:
+                world.add_compound(parts, **kwargs)
         except ValueError as exc:
             raise SceneFileError(f"scene file {name}: {field}: {exc}") from None
     spec["world"] = world
@@ -261,5 +328,6 @@ def load_scene_file(path: str | Path, seed: int = 0) -> Scene:
     if spec["bounds"] is not None:
         scene.bounds = spec["bounds"]
     scene.dt = spec["dt"]
+    scene.body_colors = {int(row): KINEMATIC_COLOR for row in np.flatnonzero(world.kinematic)}
     scene.help = [f"{Path(spec['path']).name}: {spec['description']}", *spec["help"], "l: reload the file"]
     return scene

@@ -802,8 +802,8 @@ def build_mass_ratio(seed: int = 0, bodies: int | None = None) -> Scene:
     return scene
 
 
-#: concave: outlines split by decompose() into convex pieces. The world has no compound bodies,
-#: so each piece is its own body: they fall and tumble independently, coloured by outline.
+#: concave: outlines split by decompose() into convex pieces, each outline one compound body
+#: (World.add_compound) that falls and tumbles as one, coloured by outline.
 CONCAVE_OUTLINES = {
     "L": [[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3]],
     "U": [[0, 0], [3, 0], [3, 3], [2, 3], [2, 1], [1, 1], [1, 3], [0, 3]],
@@ -816,7 +816,7 @@ CONCAVE_OUTLINES = {
 CONCAVE_COLORS = ((1.0, 0.6, 0.3, 0.6), (0.4, 0.8, 1.0, 0.6), (1.0, 0.9, 0.3, 0.6), (0.9, 0.5, 1.0, 0.6))
 
 
-@register("concave", "concave outlines split by decompose() into convex pieces (not welded: no compounds)")
+@register("concave", "concave outlines split by decompose() into convex pieces, each one compound body")
 def build_concave(seed: int = 0, bodies: int | None = None) -> Scene:
     world = World(gravity=(0.0, -10.0), restitution=0.1)
     _ground(world, -12.0, 12.0)
@@ -827,11 +827,14 @@ def build_concave(seed: int = 0, bodies: int | None = None) -> Scene:
     for k, outline in enumerate(CONCAVE_OUTLINES.values()):
         offset = np.array([-8.0 + 5.0 * k, 3.0 + 2.0 * k])
         pieces = decompose(np.asarray(outline, dtype=np.float64))
-        group = []
-        for piece in pieces:
-            centre = piece.centroid + offset
-            group.append(world.add_body(piece.vertices - piece.centroid, centre, angle=0.0))
-            colors[group[-1]] = CONCAVE_COLORS[k % len(CONCAVE_COLORS)]
+        # The outline goes to offset: its centre of mass (the area-weighted centroid of the
+        # pieces) to offset + that centre.
+        areas = np.array([piece.area for piece in pieces])
+        centre = (areas[:, None] * np.array([piece.centroid for piece in pieces])).sum(axis=0) / areas.sum()
+        root = world.add_compound(pieces, offset + centre)
+        group = world.parts(root)
+        for row in group:
+            colors[row] = CONCAVE_COLORS[k % len(CONCAVE_COLORS)]
         groups.append(group)
     scene = _metric_scene(
         "concave",
@@ -840,43 +843,39 @@ def build_concave(seed: int = 0, bodies: int | None = None) -> Scene:
         (-14.0, -1.5, 14.0, 14.0),
         [
             "concave: decompose() splits each outline into convex pieces (one colour per outline)",
-            "the world has no compound bodies: the pieces are separate bodies and come apart",
+            "each outline is one compound body: its pieces move as one rigid body",
         ],
+        turret=(0.0, 0.1),  # on the ground, between the outlines
     )
     scene.data["groups"] = groups
     scene.body_colors = colors
     return scene
 
 
-#: tumbler: a 12 m square box of four static walls turned about its centre at TUMBLER_SPIN
-#: rad/s, full of random bodies. The engine has no kinematic bodies: the scene sets the walls'
-#: pose every step (their velocity is zeroed by the world, so contacts see them as still).
+#: tumbler: a 12 m square box of four walls, one kinematic compound body turning about its
+#: centre at TUMBLER_SPIN rad/s, full of random bodies that its walls carry round.
 TUMBLER_SIZE, TUMBLER_WALL, TUMBLER_SPIN, TUMBLER_BODIES = 12.0, 0.5, 0.3, 40
+#: Fill of kinematic bodies, as demo.render.KINEMATIC_FILL (which scenes cannot import: it
+#: loads OpenGL): amber, apart from static grey and the moving bodies' colours.
+KINEMATIC_COLOR = (1.0, 0.69, 0.19, 0.6)
 
 
-def _tumbler_walls(angle: float) -> list[tuple[np.ndarray, float]]:
+def _tumbler_walls() -> list[np.ndarray]:
+    """The four walls' vertices in the box's frame (centre at the origin): bottom, right, top,
+    left; each is as long as the box plus both walls' thickness, so the corners are closed."""
     half = 0.5 * (TUMBLER_SIZE + TUMBLER_WALL)
-    c, s = math.cos(angle), math.sin(angle)
-    out = []
-    for k, (x, y) in enumerate(((0.0, -half), (half, 0.0), (0.0, half), (-half, 0.0))):
-        out.append((np.array([c * x - s * y, s * x + c * y]), angle + (math.pi / 2 if k % 2 else 0.0)))
-    return out
+    long, thick = 0.5 * (TUMBLER_SIZE + 2 * TUMBLER_WALL), 0.5 * TUMBLER_WALL
+    flat = np.array([(-long, -thick), (long, -thick), (long, thick), (-long, thick)])
+    upright = flat[:, ::-1] * (-1.0, 1.0)  # turned a quarter turn CCW
+    return [flat + (0.0, -half), upright + (half, 0.0), flat + (0.0, half), upright + (-half, 0.0)]
 
 
-def _tumbler_step(scene: Scene, dt: float) -> None:
-    world = scene.world
-    scene.data["angle"] = (scene.data["angle"] + TUMBLER_SPIN * dt + math.pi) % (2 * math.pi) - math.pi
-    for i, (centre, angle) in zip(scene.data["walls"], _tumbler_walls(scene.data["angle"]), strict=True):
-        world.position[i] = centre
-        world.angle[i] = (angle + math.pi) % (2 * math.pi) - math.pi
-
-
-@register("tumbler", "a slowly turning box full of bodies (its walls are static bodies moved every step)")
+@register("tumbler", "a slowly turning box full of bodies (one kinematic compound body of four walls)")
 def build_tumbler(seed: int = 0, bodies: int | None = None) -> Scene:
     rng = np.random.default_rng(seed)
     world = World(gravity=(0.0, -10.0), restitution=0.0)
-    wall = Polygon.box(TUMBLER_SIZE + 2 * TUMBLER_WALL, TUMBLER_WALL)
-    walls = [world.add_body(wall, centre, angle=angle, static=True) for centre, angle in _tumbler_walls(0.0)]
+    box = world.add_compound(_tumbler_walls(), (0.0, 0.0), angular_velocity=TUMBLER_SPIN, kinematic=True)
+    walls = world.parts(box)
     count = TUMBLER_BODIES if bodies is None else int(bodies)
     cells = int(math.ceil(math.sqrt(count)))
     pitch = (TUMBLER_SIZE - 1.0) / cells
@@ -891,12 +890,12 @@ def build_tumbler(seed: int = 0, bodies: int | None = None) -> Scene:
         world,
         seed,
         (-half, -half, half, half),
-        ["tumbler: a box turning at 0.3 rad/s; its walls are static bodies posed every step"],
+        ["tumbler: a box turning at 0.3 rad/s, one kinematic compound body: its walls carry the bodies"],
         bounds=(-half, -half, half, half),
         turret=(0.0, 0.0),  # the box's centre: the one place inside it its walls never reach
     )
-    scene.data.update(walls=walls, angle=0.0)
-    scene.on_step = _tumbler_step
+    scene.data.update(walls=walls, box=box)
+    scene.body_colors = {row: KINEMATIC_COLOR for row in walls}
     return scene
 
 
@@ -911,29 +910,18 @@ BULLET_START = (0.0, 0.0)
 def _bullet_step(scene: Scene, dt: float) -> None:
     world = scene.world
     b = scene.data["box"]
-    if scene.data["ccd"]:
-        if abs(world.velocity[b, 0]) < 1e-6 and world.position[b, 0] < BULLET_WALL_X:
-            scene.data["stops"] += int(not scene.data["stopped"])
-            scene.data["stopped"] = True
-        return
-    # Continuous collision off: the scene moves the box itself, one jump per step, and tests
-    # for overlap only where each jump lands (collision.intersect), as a discrete engine does.
-    box = world.vertices(b)
-    jump = np.array([BULLET_VELOCITY * dt, 0.0])
-    if intersect(box + jump, world.vertices(scene.data["wall"])):
-        world.velocity[b] = (0.0, 0.0)  # a discrete hit: let the world resolve the overlap
-        world.position[b] += jump
-        return
-    world.position[b] += jump
-    world.velocity[b] = (0.0, 0.0)
-    if world.position[b, 0] > BULLET_WALL_X + 1.0:
+    if abs(world.velocity[b, 0]) < 1e-6 and world.position[b, 0] < BULLET_WALL_X:
+        scene.data["stops"] += int(not scene.data["stopped"])
+        scene.data["stopped"] = True
+    elif world.position[b, 0] > BULLET_WALL_X + 1.0:
         scene.data["tunnelled"] += 1
-        world.position[b] = BULLET_START  # through the wall: fire again
+        _fire_bullet(scene)  # through the wall: fire again
 
 
 def _bullet_action(scene: Scene, action: str) -> bool:
     if action == "toggle_ccd":
-        scene.data["ccd"] = not scene.data["ccd"]
+        # The engine's switch: off, the world tests overlap only and the box jumps the wall.
+        scene.world.continuous = not scene.world.continuous
         _fire_bullet(scene)
         _bullet_status(scene)
         return True
@@ -946,15 +934,14 @@ def _fire_bullet(scene: Scene) -> None:
     world.position[b] = BULLET_START
     world.angle[b] = 0.0
     world.angular_velocity[b] = 0.0
-    world.set_velocity(b, (BULLET_VELOCITY, 0.0) if scene.data["ccd"] else (0.0, 0.0))
+    world.set_velocity(b, (BULLET_VELOCITY, 0.0))
     scene.data["stopped"] = False
 
 
 def _bullet_status(scene: Scene) -> None:
     on = {True: "on", False: "off"}
     scene.status = [
-        f"k: continuous collision {on[scene.data['ccd']]}"
-        + ("" if scene.data["ccd"] else " (scene-side discrete stepping: the engine has no switch)"),
+        f"k: continuous collision {on[scene.world.continuous]} (world.continuous)",
         f"stopped by the wall: {scene.data['stops']}   passed through: {scene.data['tunnelled']}",
     ]
 
@@ -977,7 +964,7 @@ def build_bullet(seed: int = 0, bodies: int | None = None) -> Scene:
         ["bullet: k turns continuous collision off (the box tunnels) and on (the wall stops it)"],
         mouse_forces=False,
     )
-    scene.data.update(box=box, wall=wall, ccd=True, stops=0, tunnelled=0, stopped=False)
+    scene.data.update(box=box, wall=wall, stops=0, tunnelled=0, stopped=False)
     scene.on_step = _bullet_step
     scene.on_action = _bullet_action
     scene.on_overlay = _bullet_overlay

@@ -125,6 +125,26 @@ def test_every_field_is_applied(tmp_path: Path) -> None:
             "sides",
             "3..16",
         ),
+        ({"bodies": [{**GOOD_BODY, "kinematic": "yes"}]}, "bodies[0].kinematic", "true or false"),
+        ({"bodies": [{**GOOD_BODY, "static": True, "kinematic": True}]}, "bodies[0].kinematic", "false"),
+        ({"bodies": [{**GOOD_BODY, "outline": [[0, 0], [1, 0], [0, 1]]}]}, "bodies[0].outline", "no outline"),
+        ({"bodies": [{"outline": [[0, 0], [1, 0]], "position": [0, 0]}]}, "bodies[0].outline", "3..256"),
+        (
+            {"bodies": [{"outline": [[0, 0], [2, 2], [2, 0], [0, 2]], "position": [0, 0]}]},
+            "bodies[0].outline",
+            "cross",
+        ),
+        ({"bodies": [{"shapes": [], "position": [0, 0]}]}, "bodies[0].shapes", "1..64"),
+        (
+            {"bodies": [{"shapes": [[[0, 0], [1, 0], [0, 1]], [[0, 0], [1, "a"]]], "position": [0, 0]}]},
+            "bodies[0].shapes[1][1][1]",
+            "a finite number",
+        ),
+        (
+            {"bodies": [{"shapes": [[[0, 0], [2, 0], [1, 0.1], [1, 2]]], "position": [0, 0]}]},
+            "bodies[0].shapes[0]",
+            "convex",
+        ),
     ],
 )
 def test_malformed_files_name_file_field_and_expectation(
@@ -167,3 +187,28 @@ def test_command_line_runs_a_scene_file() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["scene"] == str(EXAMPLES[0])
+
+
+def test_compound_and_kinematic_bodies(tmp_path: Path) -> None:
+    outline = [[0, 0], [3, 0], [3, 1], [1, 1], [1, 3], [0, 3]]  # an L, area 5
+    data = {
+        "bodies": [
+            {"outline": outline, "position": [0, 5], "density": 2},
+            {
+                "shapes": [[[0, 0], [1, 0], [1, 1], [0, 1]], [[1, 0], [2, 0], [2, 1], [1, 1]]],
+                "position": [5, 5],
+            },
+            {**GOOD_BODY, "position": [0, -1], "velocity": [1, 0], "kinematic": True},
+        ]
+    }
+    scene = scenefile.load_scene_file(_write(tmp_path, data))
+    world = scene.world
+    l_root = 0
+    l_rows = world.parts(l_root)
+    assert len(l_rows) >= 2 and world.mass[l_root] == pytest.approx(10.0)
+    assert np.allclose(world.position[l_root], [0, 5])
+    pair = l_rows[-1] + 1
+    assert world.parts(pair) == [pair, pair + 1] and world.mass[pair] == pytest.approx(2.0)
+    kin = pair + 2
+    assert world.kinematic[kin] and not world.kinematic[:kin].any()
+    assert kin in scene.body_colors and l_root not in scene.body_colors

@@ -329,16 +329,44 @@ def test_concave_pieces_cover_each_outline_exactly() -> None:
         area = sum(teaching.polygon_area(world.vertices(i)) for i in group)
         assert area == pytest.approx(abs(teaching.polygon_area(np.asarray(outline, dtype=np.float64))))
         assert len(group) >= 2  # concave: more than one convex piece
+        assert world.parts(group[0]) == group  # one compound body per outline
+
+
+def test_concave_compounds_stay_rigid() -> None:
+    scene = scenes.build_scene("concave")
+    world = scene.world
+
+    def distances() -> list[np.ndarray]:
+        out = []
+        for group in scene.data["groups"]:
+            v = np.vstack([world.vertices(i) for i in group])
+            out.append(np.hypot(*(v[:, None, :] - v[None, :, :]).transpose(2, 0, 1)))
+        return out
+
+    start = distances()
+    for _ in range(300):
+        world.step(scene.dt)
+    for before, after in zip(start, distances(), strict=True):
+        np.testing.assert_allclose(after, before, rtol=0, atol=1e-9)
 
 
 def test_tumbler_turns_its_walls_and_keeps_the_bodies_in() -> None:
     scene = scenes.build_scene("tumbler")
+    world = scene.world
     walls = scene.data["walls"]
-    run(scene, 300)
-    assert scene.data["angle"] == pytest.approx(showcase.TUMBLER_SPIN * 300 * scene.dt)
-    assert np.allclose(scene.world.angle[walls[0]], scene.data["angle"])
-    inside = np.abs(scene.world.position[len(walls) :]).max()
-    assert inside < 0.5 * showcase.TUMBLER_SIZE * math.sqrt(2.0)
+    assert all(world.kinematic[walls]) and world.parts(scene.data["box"]) == walls
+    inner = 0.5 * showcase.TUMBLER_SIZE
+    for step in range(1, 301):
+        run(scene, 1)
+        t = step * scene.dt
+        expected = (showcase.TUMBLER_SPIN * t + math.pi) % (2 * math.pi) - math.pi
+        assert world.angle[walls[0]] == pytest.approx(expected, abs=1e-12)
+        # Every body stays inside the turning box: in the box's frame, within its inner square.
+        c, s = math.cos(-world.angle[walls[0]]), math.sin(-world.angle[walls[0]])
+        p = world.position[len(walls) :]
+        local = np.stack([c * p[:, 0] - s * p[:, 1], s * p[:, 0] + c * p[:, 1]], axis=1)
+        assert np.abs(local).max() < inner
+    np.testing.assert_array_equal(world.position[walls], 0.0)
 
 
 def test_sweep_is_what_the_swept_scene_uses() -> None:
