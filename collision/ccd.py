@@ -36,6 +36,19 @@ def _place(local_vertices: np.ndarray, count: int, x: float, y: float, angle: fl
 
 
 @njit(cache=True)
+def _bounds(vertices: np.ndarray, count: int) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of ``vertices[:count]``."""
+    lox = hix = vertices[0, 0]
+    loy = hiy = vertices[0, 1]
+    for v in range(1, count):
+        lox = min(lox, vertices[v, 0])
+        hix = max(hix, vertices[v, 0])
+        loy = min(loy, vertices[v, 1])
+        hiy = max(hiy, vertices[v, 1])
+    return lox, loy, hix, hiy
+
+
+@njit(cache=True)
 def _paired(pairs: np.ndarray, touching: np.ndarray, i: int, j: int) -> bool:
     """Whether rows i and j are a pair of ``pairs (m, 2)`` (either order) that has contact
     points (``touching (m,) bool``)."""
@@ -109,13 +122,7 @@ def stop_at_static(
         while j < n and (j == i or (has_compounds and root[j] == i)):
             k = vertex_count[j]
             _place(local_vertices[j], k, start_position[i, 0], start_position[i, 1], angle[i], part)
-            lox = hix = part[0, 0]
-            loy = hiy = part[0, 1]
-            for v in range(1, k):
-                lox = min(lox, part[v, 0])
-                hix = max(hix, part[v, 0])
-                loy = min(loy, part[v, 1])
-                hiy = max(hiy, part[v, 1])
+            lox, loy, hix, hiy = _bounds(part, k)
             # The box the part sweeps over the step.
             lox = min(lox, lox + dx)
             hix = max(hix, hix + dx)
@@ -125,13 +132,7 @@ def stop_at_static(
                 s = int(statics[q])
                 ks = vertex_count[s]
                 wv = world_vertices[s]
-                slox = shix = wv[0, 0]
-                sloy = shiy = wv[0, 1]
-                for v in range(1, ks):
-                    slox = min(slox, wv[v, 0])
-                    shix = max(shix, wv[v, 0])
-                    sloy = min(sloy, wv[v, 1])
-                    shiy = max(shiy, wv[v, 1])
+                slox, sloy, shix, shiy = _bounds(wv, ks)
                 if slox > hix or shix < lox or sloy > hiy or shiy < loy or _paired(pairs, touching, j, s):
                     continue
                 hit, _, _, t, depth = sweep_kernel(part[:k], wv[:ks], dx, dy, 1.0)
