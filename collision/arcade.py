@@ -220,23 +220,15 @@ def _active(
 
 
 @njit(cache=True)
-def _record(
+def _record_and_resolve(
     rows: int,
     i: int,
     j: int,
-    a: np.ndarray,
-    b: np.ndarray,
     nx: float,
     ny: float,
     t: float,
     t_abs: float,
     depth: float,
-    vax: float,
-    vay: float,
-    vbx: float,
-    vby: float,
-    jn: float,
-    jt: float,
     out_a: np.ndarray,
     out_b: np.ndarray,
     bodies: np.ndarray,
@@ -246,15 +238,33 @@ def _record(
     tois: np.ndarray,
     jn_out: np.ndarray,
     jt_out: np.ndarray,
+    position: np.ndarray,
+    velocity: np.ndarray,
+    inv_mass: np.ndarray,
+    friction: np.ndarray,
+    restitution: np.ndarray,
+    static_friction: np.ndarray,
+    root: np.ndarray,
+    world_vertices: np.ndarray,
+    vertex_count: np.ndarray,
 ) -> int:
-    """Append the contact rows of one resolved hit (impulses shared by its points)."""
+    """One hit of rows ``i`` and ``j``: append its contact rows (found before the push moves
+    the bodies, with the velocities that made the hit), resolve it on their roots, and share
+    its impulses among the rows. Returns the new row count."""
+    a = world_vertices[i, : vertex_count[i]]
+    b = world_vertices[j, : vertex_count[j]]
+    vax = velocity[i, 0]
+    vay = velocity[i, 1]
+    vbx = velocity[j, 0]
+    vby = velocity[j, 1]
     c = contact_kernel(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b)
     gap = -((vax - vbx) * nx + (vay - vby) * ny) * t
+    first = rows
     for k in range(c):
         if rows >= bodies.shape[0]:
-            return rows
-        bodies[rows, 0] = i
-        bodies[rows, 1] = j
+            break
+        bodies[rows, 0] = root[i]
+        bodies[rows, 1] = root[j]
         points[rows, 0] = out_a[k, 0]
         points[rows, 1] = out_a[k, 1]
         points[rows, 2] = out_b[k, 0]
@@ -263,9 +273,26 @@ def _record(
         normals[rows, 1] = ny
         separation[rows] = -depth if depth > 0.0 else gap
         tois[rows] = t_abs
-        jn_out[rows] = jn / c
-        jt_out[rows] = jt / c
         rows += 1
+    _, _, jn, jt = _resolve(
+        root[i],
+        root[j],
+        nx,
+        ny,
+        depth,
+        position,
+        velocity,
+        inv_mass,
+        friction,
+        restitution,
+        static_friction,
+        root,
+        world_vertices,
+        vertex_count,
+    )
+    for r in range(first, rows):
+        jn_out[r] = jn / (rows - first)
+        jt_out[r] = jt / (rows - first)
     return rows
 
 
@@ -319,25 +346,15 @@ def _immediate_pass(
         active, _ = _active(a, b, nx, ny, t, depth, vax, vay, vbx, vby, skip_grazes)
         if not active:
             continue
-        # The rows' vertices are recorded before the push moves them.
-        first = rows
-        rows = _record(
+        rows = _record_and_resolve(
             rows,
-            root[i],
-            root[j],
-            a,
-            b,
+            i,
+            j,
             nx,
             ny,
             t,
             t_start + t,
             depth,
-            vax,
-            vay,
-            vbx,
-            vby,
-            0.0,
-            0.0,
             out_a,
             out_b,
             bodies,
@@ -347,13 +364,6 @@ def _immediate_pass(
             tois,
             jn_out,
             jt_out,
-        )
-        _, _, jn, jt = _resolve(
-            root[i],
-            root[j],
-            nx,
-            ny,
-            depth,
             position,
             velocity,
             inv_mass,
@@ -364,10 +374,6 @@ def _immediate_pass(
             world_vertices,
             vertex_count,
         )
-        c = rows - first
-        for r in range(first, rows):
-            jn_out[r] = jn / c
-            jt_out[r] = jt / c
     return rows
 
 
@@ -615,31 +621,15 @@ def arcade_kernel(
         _advance(position, angle, velocity, angular_velocity, static, h)
         t_now = max(best_t, t_now)
         transform_vertices(local_vertices, vertex_count, position, angle, world_vertices)
-        a = world_vertices[i, : vertex_count[i]]
-        b = world_vertices[j, : vertex_count[j]]
-        vax = velocity[i, 0]
-        vay = velocity[i, 1]
-        vbx = velocity[j, 0]
-        vby = velocity[j, 1]
-        # Contact rows before the push, with the velocities that made the hit.
-        first = rows
-        rows = _record(
+        rows = _record_and_resolve(
             rows,
-            root[i],
-            root[j],
-            a,
-            b,
+            i,
+            j,
             nx,
             ny,
             0.0,
             t_now,
             depth,
-            vax,
-            vay,
-            vbx,
-            vby,
-            0.0,
-            0.0,
             out_a,
             out_b,
             bodies,
@@ -649,13 +639,6 @@ def arcade_kernel(
             tois,
             jn_out,
             jt_out,
-        )
-        _, _, jn, jt = _resolve(
-            root[i],
-            root[j],
-            nx,
-            ny,
-            depth,
             position,
             velocity,
             inv_mass,
@@ -666,10 +649,6 @@ def arcade_kernel(
             world_vertices,
             vertex_count,
         )
-        c = rows - first
-        for r in range(first, rows):
-            jn_out[r] = jn / c
-            jt_out[r] = jt / c
         hits += 1
 
         # Forget every pending hit of the two bodies (a static body never changes), then test

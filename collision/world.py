@@ -416,11 +416,13 @@ def begin_step(
     sleeping: np.ndarray,
     gravity: np.ndarray,
     dt: float,
+    check: bool,
 ) -> bool:
     """The world's part of a step in one call (each call costs time in a small world): when
-    the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits), wrap the
-    angles and integrate forces, and return True; otherwise change nothing and return False."""
-    if not state_in_range(
+    the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits; not checked
+    without ``check``), wrap the angles and integrate forces, and return True; otherwise
+    change nothing and return False."""
+    if check and not state_in_range(
         position,
         angle,
         velocity,
@@ -1158,7 +1160,7 @@ class World:
         if h <= 0.0:
             raise ValueError(f"dt = {dt!r}: must be > 0")
         solver = self._solver_object()
-        if not begin_step(
+        arrays = (
             self._position,
             self._angle,
             self._velocity,
@@ -1171,24 +1173,11 @@ class World:
             self._sleeping,
             self._gravity,
             h,
-        ):
+        )
+        if not begin_step(*arrays, True):
             self._check_state()  # the exact check: raises, naming the first entry out of range
             # In range after all (the fast check's squares can overflow where the values do not).
-            wrap_angles(self._angle)
-            g = self._gravity
-            integrate_forces(
-                self._velocity,
-                self._angular_velocity,
-                self._force,
-                self._torque,
-                self._inv_mass,
-                self._inv_inertia,
-                self._static,
-                self._sleeping,
-                float(g[0]),
-                float(g[1]),
-                h,
-            )
+            begin_step(*arrays, False)
         self._sync_parts()
         self.contacts = solver.step(self, h)
         self._sync_parts()
