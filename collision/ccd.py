@@ -100,7 +100,7 @@ def stop_at_static(
     part = np.empty((MAX_VERTICES, 2))
     # Made when a first body needs them: which pairs have points, and the static rows.
     prepared = False
-    touching = np.zeros(pairs.shape[0], dtype=np.bool_)
+    touching = np.zeros(0, dtype=np.bool_)
     statics = np.zeros(0, dtype=np.int64)
     for i in range(n):
         if not moving[i] or inv_mass[i] <= 0.0 or (has_compounds and root[i] != i):
@@ -113,6 +113,7 @@ def stop_at_static(
             continue
         if not prepared:
             prepared = True
+            touching = np.zeros(pairs.shape[0], dtype=np.bool_)
             for k in range(pair_index.shape[0]):
                 touching[pair_index[k]] = True
             statics = np.flatnonzero(static)

@@ -627,6 +627,26 @@ def _setting_value(name: str, value: Any) -> Any:
     return x
 
 
+class _Setting:
+    """One of IterativeSolver's settings: checked when set (``_setting_value``) and written
+    into the solver's settings array, which the compiled step reads. A descriptor, so the
+    solver's other attributes, set every step, pay nothing for it."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.column = _SETTINGS[name][0]
+
+    def __get__(self, solver: Any, owner: type | None = None) -> Any:
+        if solver is None:
+            return self
+        return solver.__dict__[self.name]
+
+    def __set__(self, solver: Any, value: Any) -> None:
+        value = _setting_value(self.name, value)
+        solver._settings[self.column] = float(value)
+        solver.__dict__[self.name] = value
+
+
 class IterativeSolver:
     """The world's ``"iterative"`` solver: ``step(world, dt) -> Contacts``, ``reset()``.
 
@@ -644,23 +664,22 @@ class IterativeSolver:
     ``broadphase_margin`` (units the broadphase cache's boxes are grown by).
     """
 
-    substeps: int
-    velocity_iterations: int
-    relax_iterations: int
-    final_relax_iterations: int
-    warm_start: bool
-    contact_hertz: float
-    static_hertz_scale: float
-    damping_ratio: float
-    max_push_speed: float
-    restitution_threshold: float
-    restitution_gravity_steps: float
-    load_memory: float
-    speculative_distance: float
-    match_distance: float
-    match_cosine: float
-    broadphase_margin: float
-    _settings: np.ndarray
+    substeps = _Setting()
+    velocity_iterations = _Setting()
+    relax_iterations = _Setting()
+    final_relax_iterations = _Setting()
+    warm_start = _Setting()
+    contact_hertz = _Setting()
+    static_hertz_scale = _Setting()
+    damping_ratio = _Setting()
+    max_push_speed = _Setting()
+    restitution_threshold = _Setting()
+    restitution_gravity_steps = _Setting()
+    load_memory = _Setting()
+    speculative_distance = _Setting()
+    match_distance = _Setting()
+    match_cosine = _Setting()
+    broadphase_margin = _Setting()
 
     def __init__(
         self,
@@ -669,8 +688,8 @@ class IterativeSolver:
         relax_iterations: int = RELAX_ITERATIONS,
         warm_start: bool = True,
     ) -> None:
-        # The compiled step reads the settings from this array; __setattr__ keeps it current.
-        object.__setattr__(self, "_settings", np.zeros(SETTINGS_COUNT))
+        # The compiled step reads the settings from this array; the settings keep it current.
+        self._settings = np.zeros(SETTINGS_COUNT)
         self.substeps = substeps
         self.velocity_iterations = velocity_iterations
         self.relax_iterations = relax_iterations
@@ -688,13 +707,6 @@ class IterativeSolver:
         self.match_cosine = WARM_START_MATCH_COSINE
         self.broadphase_margin = BROADPHASE_FAT_MARGIN
         self.reset()
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        spec = _SETTINGS.get(name)
-        if spec is not None:
-            value = _setting_value(name, value)
-            self._settings[spec[0]] = float(value)
-        object.__setattr__(self, name, value)
 
     def reset(self) -> None:
         """Forget stored contacts and sleep clocks (body indices changed)."""
