@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import ctypes
 from collections.abc import Mapping
-from pathlib import Path
+from importlib.resources.abc import Traversable
 from typing import Any
 
 import numpy as np
 from OpenGL import GL
 
+from demo import resources
 from demo.camera import Camera
 from demo.text import BASE_FONT_PX, GlyphAtlas, TextBatch
 
-SHADER_DIR = Path(__file__).resolve().parent.parent / "shaders"
+SHADER_DIR = resources.path("shaders")
 
 #: Floats per vertex: position (2), texture coordinate (2), colour (4).
 VERTEX_FLOATS = 8
@@ -424,7 +425,7 @@ class LineBatch:
 # GL side.
 
 
-def _compile(path: Path, stage: int) -> int:
+def _compile(path: Traversable, stage: int) -> int:
     try:
         source = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -440,7 +441,7 @@ def _compile(path: Path, stage: int) -> int:
     return int(shader)
 
 
-def load_program(name: str, shader_dir: Path = SHADER_DIR) -> int:
+def load_program(name: str, shader_dir: Traversable = SHADER_DIR) -> int:
     """Compile and link shaders/<name>.vert and .frag; ShaderError names the file and has the log."""
     vert = _compile(shader_dir / f"{name}.vert", GL.GL_VERTEX_SHADER)
     frag = _compile(shader_dir / f"{name}.frag", GL.GL_FRAGMENT_SHADER)
@@ -559,7 +560,7 @@ class Renderer:
     ``draw_calls`` is the number of draw calls of the last frame (at most 4).
     """
 
-    def __init__(self, text_scale: int = 1, shader_dir: Path = SHADER_DIR) -> None:
+    def __init__(self, text_scale: int = 1, shader_dir: Traversable = SHADER_DIR) -> None:
         self.programs = {name: load_program(name, shader_dir) for name in ("fill", "line", "text")}
         self._uniform = {
             (name, u): GL.glGetUniformLocation(program, u)

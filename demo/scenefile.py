@@ -1,4 +1,5 @@
-"""Scenes from JSON files: ``python -m demo --scene assets/scenes/NAME.json`` (any path ending .json).
+"""Scenes from JSON files: ``python -m demo --scene PATH.json`` (any path ending .json; the examples
+that come with the program, in assets/scenes, also by bare name: ``--scene carousel.json``).
 
 Schema (every field optional unless marked *required*; unknown fields are errors, so typos show):
 
@@ -55,6 +56,7 @@ from collision import Polygon, World, decompose
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import MAX_COMPOUND_PARTS
 from collision.world import SOLVER_NAMES
+from demo import resources
 from demo.scenes import Scene, scene_for_world
 from demo.showcase import KINEMATIC_COLOR
 
@@ -221,13 +223,17 @@ def read_scene_file(path: str | Path) -> dict[str, Any]:
     name = str(path)
     reader = _Reader(name)
     p = Path(path)
+    if not p.exists():  # a bare name of an example file that comes with the program
+        p = resources.scene_file(name) or p
     try:
         size = p.stat().st_size
         if size > MAX_FILE_BYTES:
             raise SceneFileError(f"scene file {name}: expected at most {MAX_FILE_BYTES} bytes, got {size}")
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise SceneFileError(f"scene file {name}: cannot read it ({exc.strerror or exc})") from None
+        examples = ", ".join(resources.example_scenes())
+        hint = f"; examples by name: {examples}" if isinstance(exc, FileNotFoundError) and examples else ""
+        raise SceneFileError(f"scene file {name}: cannot read it ({exc.strerror or exc}){hint}") from None
     except UnicodeDecodeError:
         raise SceneFileError(f"scene file {name}: expected UTF-8 text") from None
     try:
