@@ -16,6 +16,8 @@ Conventions (stated once, kept everywhere):
   argument and vertex at fault. Nothing returns NaN.
 """
 
+# First: picks numba's cache folder (the user's, for a read-only install) before any kernel exists.
+import collision.kernel_cache  # noqa: F401
 from collision import primitives
 from collision.contacts import contact_points
 from collision.decompose import decompose

@@ -147,8 +147,10 @@ def _engine_cache_cold() -> bool:
     """
     if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
         return False
-    package = Path(__file__).resolve().parent.parent / "collision"
-    cache = package / "__pycache__"
+    from collision import kernel_cache  # noqa: PLC0415 - importing the engine picks the cache folder
+
+    package = kernel_cache.PACKAGE
+    cache = kernel_cache.folder(package)
     if not any(cache.glob("*.nbi")):
         return True
     for source in package.glob("*.py"):

@@ -1,0 +1,76 @@
+"""Where numba keeps the engine's compiled kernels.
+
+The kernels are compiled with ``cache=True``: numba writes them to ``__pycache__`` beside the
+sources and loads them on later runs (about a second, against most of a minute to compile).
+An install the user cannot write (system-wide, a read-only image) would compile on every run,
+so importing this module (``collision`` does so before any kernel exists) points
+``NUMBA_CACHE_DIR`` at the user's cache folder, ``$XDG_CACHE_HOME/polycolly/numba``
+(``~/.cache/polycolly/numba`` by default), unless the user has set it. Like any
+``NUMBA_CACHE_DIR`` it holds for the whole process, other packages' numba caches included.
+Without a usable home either, a private temporary folder, removed at exit, keeps the program
+running (compiling on every run).
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+#: The engine's source folder, spelled as numba sees it (absolute, symbolic links kept).
+PACKAGE = Path(os.path.abspath(os.path.dirname(__file__)))
+
+
+def user_folder() -> Path:
+    """``$XDG_CACHE_HOME/polycolly/numba``, or ``~/.cache/polycolly/numba`` (XDG: relative values ignored)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base, "polycolly", "numba")
+
+
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def choose() -> None:
+    """Set ``NUMBA_CACHE_DIR`` when this package's cache folder cannot be written (see the module)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    in_tree = PACKAGE / "__pycache__"
+    if os.access(in_tree if in_tree.is_dir() else PACKAGE, os.W_OK | os.X_OK):
+        return
+    folder = user_folder()
+    if not _writable(folder):
+        folder = Path(tempfile.mkdtemp(prefix="polycolly-numba-"))
+        atexit.register(shutil.rmtree, folder, True)
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # imported before us: numba re-reads its settings on request
+        from numba.core import config  # noqa: PLC0415
+
+        config.reload_config()
+
+
+def folder(source_folder: Path = PACKAGE) -> Path:
+    """The folder numba keeps the kernels of the modules in ``source_folder`` in.
+
+    ``__pycache__`` beside them, or with ``NUMBA_CACHE_DIR`` set, numba's subfolder for them:
+    the folder's name and the SHA-1 of its absolute path.
+    """
+    root = os.environ.get("NUMBA_CACHE_DIR")
+    if not root:
+        return source_folder / "__pycache__"
+    spelled = os.path.abspath(source_folder)
+    digest = hashlib.sha1(spelled.encode()).hexdigest()
+    return Path(root, f"{os.path.basename(spelled)}_{digest}")
+
+
+choose()

@@ -1,0 +1,68 @@
+"""Where numba keeps the compiled kernels: the user's NUMBA_CACHE_DIR, beside the sources, or the
+user cache folder (a read-only install: run for real in tests/demo/test_packaging.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from collision import kernel_cache
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = """
+import json, os
+import numpy as np
+import collision
+from collision import kernel_cache
+collision.Polygon(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))  # compiles (or loads) a kernel
+print(json.dumps({"env": os.environ.get("NUMBA_CACHE_DIR"), "folder": str(kernel_cache.folder())}))
+"""
+
+
+def _probe(**env: str) -> dict[str, Any]:
+    clean = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_a_numba_cache_dir_the_user_set_is_kept_and_used(tmp_path: Path) -> None:
+    report = _probe(NUMBA_CACHE_DIR=str(tmp_path))
+    assert report["env"] == str(tmp_path)
+    # folder() names the subfolder numba really wrote the kernel's index to.
+    written = {p.parent for p in tmp_path.rglob("*.nbi")}
+    assert written == {Path(report["folder"])}
+
+
+def test_a_writable_install_keeps_its_kernels_beside_the_sources() -> None:
+    if not os.access(kernel_cache.PACKAGE, os.W_OK):
+        pytest.skip("this checkout is read-only (tests/demo/test_packaging.py covers that case)")
+    report = _probe()
+    assert report["env"] is None
+    assert Path(report["folder"]) == kernel_cache.PACKAGE / "__pycache__"
+    assert any((kernel_cache.PACKAGE / "__pycache__").glob("shapes.*.nbi"))
+
+
+def test_user_folder_follows_xdg_cache_home_then_home(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert kernel_cache.user_folder() == tmp_path / "xdg" / "polycolly" / "numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative/ignored")  # the XDG spec: only absolute paths
+    assert kernel_cache.user_folder() == tmp_path / "home" / ".cache" / "polycolly" / "numba"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert kernel_cache.user_folder() == tmp_path / "home" / ".cache" / "polycolly" / "numba"
