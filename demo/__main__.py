@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from collections import deque
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -43,24 +44,22 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"python -m demo: error: {message} (see --help)\n")
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole_number(text, 1)
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} must be 0 or more")
-    return value
+    return _whole_number(text, 0)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -256,8 +255,6 @@ def _check_output(option: str, path: Path | None) -> str | None:
 
 
 def _run_program(args: argparse.Namespace) -> int:
-    from collections import deque  # noqa: PLC0415
-
     from demo import context  # noqa: PLC0415
 
     recording = getattr(args, "recording", None)
@@ -270,10 +267,12 @@ def _run_program(args: argparse.Namespace) -> int:
     _say_compiling()
     ctx = context.open_context(args.headless, width, height, title="polycolly")
     try:
-        from demo.app import App, connect_window  # noqa: PLC0415 - after the context chose PyOpenGL's platform
+        from demo.app import App  # noqa: PLC0415 - after the context chose PyOpenGL's platform
 
         app = App(ctx, args.scene, args.seed, args.bodies, args.solver)
         if ctx.is_window:
+            from demo.window import connect_window  # noqa: PLC0415 - only with a window
+
             connect_window(app, ctx.window)  # type: ignore[attr-defined]
         if recording is not None:
             app.replay = deque(recording["frames"])
@@ -384,9 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(bench.main(argv[1:]) or 0)
     args = build_parser().parse_args(argv)
     if args.controls_markdown:
-        from demo.controls import controls_markdown  # noqa: PLC0415
+        from demo import scenes  # noqa: PLC0415
 
-        sys.stdout.write(controls_markdown())
+        sys.stdout.write(scenes.controls_markdown())
         return 0
     if args.replay is not None:
         try:

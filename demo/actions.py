@@ -1,5 +1,6 @@
-"""The program's actions on the world, without OpenGL: mouse forces, bullets, material keys,
-regeneration, scene and solver switching, pausing and the fixed-step accumulator.
+"""The program's actions on the world, without OpenGL: mouse forces, the turret's bullets, material
+keys, regeneration, scene and solver switching, pausing, the time scale and the fixed-step
+accumulator.
 
 :class:`Simulation` is the world-side half of the program; ``demo.app.App`` adds the window,
 the camera and the drawing on top of it. Tests and the soak drive a ``Simulation`` directly,
@@ -12,19 +13,25 @@ from __future__ import annotations
 import sys
 import time
 from collections import deque
+from dataclasses import dataclass
 from typing import Any, TextIO
 
 import numpy as np
 
 from collision.world import SOLVER_NAMES
 from demo import controls, scenes
+from demo.draw.overlays import muzzle
+from demo.scenes import FrameInput, Scene
 
 #: The original's attractor (T7 GameCode.cpp): 500 force units, none within 10 units of the
 #: cursor when attracting, full strength from 25 on; repulsion is the mirror image.
 ATTRACT_FORCE, ATTRACT_DEAD_ZONE, ATTRACT_FULL_AT = 500.0, 10.0, 25.0
-#: Bullets: the original laser's 15000 force held for one 1/40 s step is an impulse of 375 N s,
-#: at most one shot per 0.2 s, along a ray 1000 units long. A shot's line fades over 0.5 s.
-BULLET_IMPULSE, FIRE_INTERVAL, BULLET_RANGE, SHOT_FADE_S = 15000.0 / 40.0, 0.2, 1000.0, 0.5
+#: The turret's bullets: the original laser's 15000 force held for one 1/40 s step is an
+#: impulse of 375 N s, delivered where a bullet hits; at most one shot per 0.2 s. A bullet flies
+#: at BULLET_SPEED views per second (so it is seen in flight in any scene) for at most
+#: BULLET_LIFE_S; a hit's flash shows for FLASH_S.
+BULLET_IMPULSE, FIRE_INTERVAL = 15000.0 / 40.0, 0.2
+BULLET_SPEED, BULLET_LIFE_S = 1.5, 2.0
 #: At most this many physics steps per drawn frame; longer frames drop the backlog (no spiral).
 MAX_STEPS_PER_FRAME = 5
 #: Material keys: (step, maximum) of the original's 7/4, 8/5, 9/6.
@@ -35,6 +42,10 @@ STATIC_FRICTION_STEP, STATIC_FRICTION_MAX = 0.01, 1.5
 SOLVER_CYCLE = ("tutorial", "iterative", "arcade")
 #: The height (units) of the original's view, which its mouse constants were made for.
 ORIGINAL_VIEW_HEIGHT = 100.0
+#: `[` and `]` halve and double the speed of time, within these bounds.
+SPEED_MIN, SPEED_MAX = 0.125, 4.0
+#: How long (s) a hit's flash stays.
+FLASH_S = 0.25
 
 MATERIAL_KEYS = {
     "friction_up": ("friction", FRICTION_STEP, FRICTION_MAX),
@@ -73,16 +84,36 @@ def mouse_scale(view: tuple[float, float, float, float]) -> float:
     return float(max(view[3] - view[1], 1e-9) / ORIGINAL_VIEW_HEIGHT)
 
 
+@dataclass
+class Projectile:
+    """A turret bullet in flight: ``position (2,)``, ``velocity (2,)`` (world units), ``age`` (s)."""
+
+    position: np.ndarray
+    velocity: np.ndarray
+    age: float = 0.0
+
+
+@dataclass
+class Flash:
+    """Where a bullet hit (``point (2,)``), how long ago (``age``, s) and for how long it shows."""
+
+    point: np.ndarray
+    age: float = 0.0
+    duration: float = FLASH_S
+
+
 class Simulation:
     """A scene's world with the program's actions: what a key or button does to the physics.
 
     ``scene``: shown at once if given (else call :meth:`use_scene` or :meth:`load_scene`);
-    ``solver``: overrides the scenes' solver; ``out``: where one-line messages go. The cursor
-    is ``aim`` (world units); a program with a window overrides :meth:`cursor_world`.
+    ``solver``: the first scene's solver instead of its own; ``out``: where one-line messages
+    go. The cursor is ``aim`` (world units); a program with a window overrides
+    :meth:`cursor_world`. Each scene runs its own solver; `m` changes it for that scene only
+    (remembered by scene name for the rest of the run).
     """
 
     def __init__(
-        self, scene: scenes.Scene | None = None, solver: str | None = None, out: TextIO = sys.stdout
+        self, scene: Scene | None = None, solver: str | None = None, out: TextIO = sys.stdout
     ) -> None:
         self.out = out
         self.paused = False
@@ -98,14 +129,21 @@ class Simulation:
         self.gravity_on = True
         self.friction_on = True
         self.static_friction_on = True
-        self.solver_override = solver
+        #: The solver picked for each scene name (`m`, or the command line's for the first scene).
+        self.solver_choice: dict[str, str] = {}
+        self._first_solver = solver
+        #: The user's time multiplier (`[` and `]`), on top of the scene's own time scale.
+        self.speed = 1.0
         self.message = ""
         self.held: set[str] = set()
+        self.shift = False
         self.aim = np.array([50.0, 50.0])
         self._accumulator = 0.0
         self._fire_timer = 0.0
         self._single_step = False
-        self.shots: list[list[Any]] = []  # [start (2,), end (2,), age s]
+        self.projectiles: list[Projectile] = []
+        self.flashes: list[Flash] = []
+        self.impulse_scale: float | None = None
         self.step_ms: deque[float] = deque(maxlen=120)
         if scene is not None:
             self.use_scene(scene)
@@ -113,7 +151,7 @@ class Simulation:
     # -- state ----------------------------------------------------------------------------------
 
     @property
-    def scene(self) -> scenes.Scene:
+    def scene(self) -> Scene:
         return self._scene
 
     @property
@@ -124,18 +162,24 @@ class Simulation:
         """The cursor in world units (a copy)."""
         return np.array(self.aim, dtype=np.float64)
 
+    def frame_input(self) -> FrameInput:
+        """The input the scene's hooks see now."""
+        return FrameInput(frozenset(self.held), self.cursor_world(), self.shift)
+
     def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
-        """Build scene ``name`` and show it; keeps the solver override and the toggles."""
+        """Build scene ``name`` and show it; keeps the toggles and the scene's chosen solver."""
         self.use_scene(scenes.build_scene(name, seed, bodies))
 
-    def use_scene(self, scene: scenes.Scene) -> None:
+    def use_scene(self, scene: Scene) -> None:
         """Show an already built scene (tests and scripts build their own)."""
         self._scene = scene
-        scene.held = self.held
-        scene.show = self.show
         world = scene.world
-        if self.solver_override is not None:
-            world.solver = self.solver_override
+        if self._first_solver is not None:
+            self.solver_choice.setdefault(scene.name, self._first_solver)
+            self._first_solver = None
+        chosen = self.solver_choice.get(scene.name)
+        if chosen is not None and chosen != world.solver:
+            world.solver = chosen
         self._base_gravity = world.gravity
         if not self.gravity_on:
             world.gravity = (0.0, 0.0)
@@ -145,7 +189,8 @@ class Simulation:
         if not (self.friction_on and self.static_friction_on):
             self.apply_material()
         self._accumulator = 0.0
-        self.shots = []
+        self.projectiles, self.flashes = [], []
+        self.impulse_scale = None
         # What each input does here: an action no row of this scene binds does nothing.
         self.features = controls.scene_features(scene, self._base_gravity)
         self.handled = controls.handled_actions(scene, self.features)
@@ -165,6 +210,11 @@ class Simulation:
                 None, friction=friction, restitution=self.restitution, static_friction=static_friction
             )
 
+    @property
+    def time_scale(self) -> float:
+        """Simulated seconds per real second: the scene's own pace times the user's speed."""
+        return float(self._scene.time_scale) * self.speed
+
     # -- actions --------------------------------------------------------------------------------
 
     def hold(self, action: str, pressed: bool, shift: bool = False) -> None:
@@ -174,12 +224,9 @@ class Simulation:
             return
         if action in self.held or not self.handles(action):
             return
-        scene = self._scene
-        scene.shift = shift
+        self.shift = shift
         # A scene may use a held input itself (the mouse fires, drags, aims).
-        if scene.on_action is not None and scene.on_action(scene, action):
-            self.held.add(action)
-            return
+        self._scene.on_action(action, self.frame_input())
         self.held.add(action)
         if action == "fire":
             self.fire()
@@ -190,7 +237,7 @@ class Simulation:
         scene = self._scene
         if not self.handles(action):
             return True  # not this scene's: nothing happens (the help does not list it here)
-        if scene.on_action is not None and scene.on_action(scene, action):
+        if scene.on_action(action, self.frame_input()):
             return True
         if action in ("pause", "help"):
             if action == "pause":
@@ -221,6 +268,9 @@ class Simulation:
             self.load_scene(names[index], scene.seed)
         elif action == "cycle_solver":
             self.cycle_solver()
+        elif action in ("slower", "faster"):
+            factor = 0.5 if action == "slower" else 2.0
+            self.speed = float(np.clip(self.speed * factor, SPEED_MIN, SPEED_MAX))
         elif action.startswith("show_"):
             key = action[len("show_") :]
             self.show[key] = not self.show.get(key, False)
@@ -245,7 +295,8 @@ class Simulation:
             self.message = ""
 
     def cycle_solver(self) -> None:
-        """Next solver in SOLVER_CYCLE that the engine has (a missing one is skipped)."""
+        """The current scene's next solver in SOLVER_CYCLE that the engine has (a missing one is
+        skipped); other scenes keep theirs."""
         world = self.world
         current = world.solver
         order = [s for s in SOLVER_CYCLE if s in SOLVER_NAMES]
@@ -257,26 +308,42 @@ class Simulation:
                 world._solver_object()  # fails now, not mid-frame, if it is not built yet
             except NotImplementedError:
                 continue
-            self.solver_override = candidate
+            self.solver_choice[self._scene.name] = candidate
             return
         world.solver = current
 
     def fire(self) -> None:
-        """Fire a bullet from the scene's turret toward the cursor; the nearest body hit gets an impulse."""
-        if self._scene.turret is None:
-            return  # this scene has no turret
-        world = self.world
-        start = np.asarray(self._scene.turret, dtype=np.float64)
-        aim = self.cursor_world() - start
+        """Fire a bullet from the scene's turret toward the cursor (nothing without a turret)."""
+        scene = self._scene
+        if scene.turret is None:
+            return
+        cursor = self.cursor_world()
+        start = muzzle(scene, cursor)
+        aim = cursor - np.asarray(scene.turret, dtype=np.float64)
         length = float(np.hypot(*aim))
         direction = aim / length if length > 1e-9 else np.array([0.0, 1.0])
-        end = start + direction * BULLET_RANGE
-        hit = world.raycast(start, end)
-        if hit is not None:
-            end = np.asarray(hit.point, dtype=np.float64)
-            if not world.static[hit.body]:
-                world.apply_impulse(hit.body, direction * BULLET_IMPULSE, end)
-        self.shots.append([start, end, 0.0])
+        speed = BULLET_SPEED * (scene.view[3] - scene.view[1])
+        self.projectiles.append(Projectile(start, direction * speed))
+
+    def fly_bullets(self, dt: float) -> None:
+        """Move the turret's bullets ``dt`` seconds along their paths; a bullet that meets a body
+        on the way stops there and pushes it (BULLET_IMPULSE along its flight)."""
+        world = self.world
+        flying = []
+        for bullet in self.projectiles:
+            end = bullet.position + bullet.velocity * dt
+            hit = world.raycast(bullet.position, end) if world.body_count else None
+            if hit is not None:
+                point = np.asarray(hit.point, dtype=np.float64)
+                if not world.static[hit.body]:
+                    speed = float(np.hypot(*bullet.velocity))
+                    world.apply_impulse(hit.body, bullet.velocity / speed * BULLET_IMPULSE, point)
+                self.flashes.append(Flash(point))
+                continue
+            bullet.position, bullet.age = end, bullet.age + dt
+            if bullet.age < BULLET_LIFE_S:
+                flying.append(bullet)
+        self.projectiles = flying
 
     def apply_mouse_forces(self) -> None:
         """The held left (attract) or right (repel) button's force on every moving body."""
@@ -296,23 +363,21 @@ class Simulation:
         pushed = np.flatnonzero(moving)[np.any(forces != 0.0, axis=1)]
         world._sleeping[pushed] = False
 
-    # The name the program used before this module existed.
-    _apply_mouse_forces = apply_mouse_forces
-
     def physics_step(self) -> None:
-        """One fixed step of the scene's world, with the mouse forces."""
+        """One fixed step of the scene's world: the scene's hook, the mouse forces, the bullets."""
         scene = self._scene
         self.apply_mouse_forces()
-        if scene.on_step is not None:
-            scene.on_step(scene, scene.dt)
+        scene.on_step(scene.dt, self.frame_input())
+        if self.projectiles:
+            self.fly_bullets(scene.dt)
         t0 = time.perf_counter()
         self.world.step(scene.dt)
         self.step_ms.append((time.perf_counter() - t0) * 1000.0)
 
     def advance(self, frame_dt: float) -> int:
-        """Let ``frame_dt`` seconds pass: repeated fire, whole fixed steps from the accumulator
-        (at most MAX_STEPS_PER_FRAME), or the one step `o` asked for while paused; shots age.
-        Returns the number of physics steps run."""
+        """Let ``frame_dt`` real seconds pass: repeated fire, whole fixed steps from the
+        accumulator (``frame_dt`` times the time scale; at most MAX_STEPS_PER_FRAME), or the one
+        step `o` asked for while paused; flashes age. Returns the number of physics steps run."""
         dt = self._scene.dt
         steps = 0
         if not self.paused:
@@ -321,7 +386,7 @@ class Simulation:
                 while self._fire_timer >= FIRE_INTERVAL:
                     self._fire_timer -= FIRE_INTERVAL
                     self.fire()
-            self._accumulator += frame_dt
+            self._accumulator += frame_dt * self.time_scale
             steps = int(self._accumulator / dt + 1e-9)
             if steps > MAX_STEPS_PER_FRAME:
                 steps = MAX_STEPS_PER_FRAME
@@ -333,7 +398,7 @@ class Simulation:
             self.physics_step()
             steps = 1
         self._single_step = False
-        for shot in self.shots:
-            shot[2] += frame_dt
-        self.shots = [s for s in self.shots if s[2] < SHOT_FADE_S]
+        for flash in self.flashes:
+            flash.age += frame_dt
+        self.flashes = [f for f in self.flashes if f.age < f.duration]
         return steps

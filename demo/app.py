@@ -3,14 +3,13 @@
 Window-system callbacks (and tests) only *record* input through ``key``, ``mouse_button``,
 ``cursor`` and ``scroll``; :meth:`App.frame` turns the recorded input into actions, runs whole
 fixed physics steps from an accumulator (capped per frame), then draws once. What the actions
-do to the world is demo.actions (``App`` is a ``Simulation``); the overlays are demo.overlays.
+do to the world is demo.actions (``App`` is a ``Simulation``); the drawing is demo.draw.
 
-Import after demo.context has made a context current (this module imports demo.render).
+Import after demo.context has made a context current (this module imports demo.draw.render).
 """
 
 from __future__ import annotations
 
-import math
 import sys
 import time
 from collections import deque
@@ -18,25 +17,18 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+from PIL import Image
 
 from demo import controls
-from demo.actions import (  # noqa: F401 - re-exported: the names the program had before
-    ATTRACT_DEAD_ZONE,
-    ATTRACT_FORCE,
-    ATTRACT_FULL_AT,
-    BULLET_IMPULSE,
-    BULLET_RANGE,
-    FIRE_INTERVAL,
-    MAX_STEPS_PER_FRAME,
-    SHOT_FADE_S,
-    Simulation,
-    attraction_forces,
-)
-from demo.camera import Camera
+from demo.actions import Simulation
 from demo.context import Context
-from demo.overlays import draw_world_overlays
-from demo.render import BodyMesh, Renderer
-from demo.text import BASE_FONT_PX, MIN_FONT_PX
+from demo.draw.camera import Camera
+from demo.draw.hud import HudContent, HudLayout
+from demo.draw.mesh import BodyMesh
+from demo.draw.overlays import draw_world_overlays
+from demo.draw.render import Renderer
+from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
+from demo.scenes import Scene
 
 #: Overlay fade as in the original: alpha = 255 - timer, timer += 8 per 1/60 s frame.
 OVERLAY_FADE_PER_FRAME, OVERLAY_FRAME_S = 8.0, 1.0 / 60.0
@@ -45,10 +37,8 @@ MAX_FRAME_DT = 0.25
 ZOOM_STEP = 1.15
 #: The heads-up line's fps and physics figures are refreshed every this many frames.
 HUD_REFRESH_FRAMES = 15
-#: A font of size s pixels advances about 1.23 s + 1 pixels per line (Pillow's default font).
+#: A font of size s pixels advances about 1.23 s + 1 pixels per line.
 FONT_LINE_FACTOR = 1.23
-STATUS_COLOR = (0.7, 1.0, 0.7, 1.0)
-HUD_COLOR = (1.0, 1.0, 0.6, 1.0)
 
 
 class App(Simulation):
@@ -56,14 +46,14 @@ class App(Simulation):
     recorded input, a camera and drawing.
 
     ``scene``, ``seed``, ``bodies``: what to build first (or ``scene`` an already built
-    ``scenes.Scene``); ``solver``: override the scene's.
+    ``Scene``); ``solver``: the first scene's solver instead of its own.
     ``screenshot_dir``: where F2 saves PNGs. ``out``: where one-line messages go.
     """
 
     def __init__(
         self,
         ctx: Context,
-        scene: str | Any = "rigid",
+        scene: str | Scene = "rigid",
         seed: int = 0,
         bodies: int | None = None,
         solver: str | None = None,
@@ -76,14 +66,13 @@ class App(Simulation):
         width, height = ctx.framebuffer_size()
         self.renderer = Renderer(text_scale=self._text_scale())
         self.mesh = BodyMesh()
+        self.hud = HudLayout()
         self._font_for: tuple[int, int, int] | None = None  # framebuffer size the font was fitted to
-        self._help_width: tuple[Any, tuple[float, float]] | None = None
         self.camera = Camera((0.0, 0.0, 100.0, 100.0), width, height)
         self.running = True
         self.overlay_timer = 0.0
         self._events: list[tuple[Any, ...]] = []
         self.cursor_window = np.array([width * 0.5, height * 0.5])
-        self._pan_from: np.ndarray | None = None
         #: --record: one entry per frame, {"dt": s, "events": [...]} (what the frame consumed);
         #: --replay: the recorded frames still to play (they replace the live dt and input).
         self.recording: list[dict[str, Any]] | None = None
@@ -92,6 +81,7 @@ class App(Simulation):
         self._screenshot_requested = False
         self.frame_count = 0
         self.screenshots: list[Path] = []
+        self.legend: list[Any] = []
         self._fps = 0.0
         self._hud_figures: tuple[int, str, str, str] | None = None  # (frame, fps, physics, contacts)
         self._last_frame_clock: float | None = None
@@ -133,7 +123,7 @@ class App(Simulation):
 
     # -- state ----------------------------------------------------------------------------------
 
-    def use_scene(self, scene: Any) -> None:
+    def use_scene(self, scene: Scene) -> None:
         """Show an already built scene (tests and scripts build their own) with its view."""
         super().use_scene(scene)
         self.camera.set_view(scene.view)
@@ -151,12 +141,13 @@ class App(Simulation):
         return self.camera.screen_to_world(px, py)
 
     def _font_px(self, width: int, height: int) -> int:
-        """Font size: the original's 13 px (times the HiDPI scale), smaller if the help would not fit."""
-        lines = len(_HELP_ROWS) + 3  # heads-up line, a gap, the help, the bottom margin
+        """Font size: BASE_FONT_PX (times the HiDPI scale), smaller if the help would not fit."""
+        rows = controls.help_rows()
+        lines = len(rows) + 3  # heads-up line, a gap, the help, the bottom margin
         fit_height = (height / lines - 1) / FONT_LINE_FACTOR
         atlas = self.renderer.atlas
-        help_width = max(atlas.text_width(label) for label, _ in _HELP_ROWS) + atlas.cell[0]
-        help_width += max(atlas.text_width(text) for _, text in _HELP_ROWS)
+        help_width = max(atlas.text_width(label) for label, _ in rows) + atlas.cell[0]
+        help_width += max(atlas.text_width(text) for _, text in rows)
         # Text width grows in proportion to the font size: the help takes at most half the width.
         fit_width = atlas.pixel_size * (0.5 * width - 8) / help_width
         fit = int(min(fit_height, fit_width))
@@ -171,7 +162,6 @@ class App(Simulation):
 
     def _process_input(self) -> None:
         events, self._events = self._events, []
-        self._scene.cursor = self.cursor_world()
         recorded = self.recording[-1]["events"] if self.recording is not None else None
         frame_cursor = self._replay_cursor
         for k, event in enumerate(events):
@@ -183,12 +173,10 @@ class App(Simulation):
                     recorded[k] = [*event, self.cursor_world().tolist()]
                 elif self.replay is not None and len(event) > 4:
                     self._replay_cursor = np.array(event[4], dtype=np.float64)
-                    self._scene.cursor = self.cursor_world()
                 event = event[:4]
             if event[0] == "cursor":
                 old = self.cursor_pixels()
                 self.cursor_window = np.array([event[1], event[2]])
-                self._scene.cursor = self.cursor_world()
                 if "pan" in self.held:
                     new = self.cursor_pixels()
                     self.camera.pan_pixels(*(new - old))
@@ -205,7 +193,6 @@ class App(Simulation):
                     self.do(action)
         if self.replay is not None and frame_cursor is not None:
             self._replay_cursor = frame_cursor
-            self._scene.cursor = self.cursor_world()
 
     def do(self, action: str) -> bool:
         """Carry out a press action from the controls table (world actions: Simulation.do)."""
@@ -308,14 +295,15 @@ class App(Simulation):
             self.renderer.draw_calls = 0
             return
         self.camera.resize(width, height)
-        self.renderer.set_text_scale(self._text_scale())
-        if self._font_for != (width, height, self._text_scale()):
-            self._font_for = (width, height, self._text_scale())
+        scale = self._text_scale()
+        self.renderer.set_text_scale(scale)
+        if self._font_for != (width, height, scale):
+            self._font_for = (width, height, scale)
             self.renderer.set_font_size(self._font_px(width, height))
         t_build = time.perf_counter()
         world = self.world
         wv = world.world_vertices()
-        # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.render KIND_*).
+        # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.draw.mesh KIND_*).
         kinds = world._static.astype(np.int64) + 2 * world._kinematic
         # The bodies' fills stay on the GPU; only their poses go up each frame.
         _, lines, points = self.mesh.update(
@@ -323,9 +311,8 @@ class App(Simulation):
         )
         overlay = self.renderer.overlay
         overlay.clear()
-        draw_world_overlays(overlay, self, wv)
-        if self._scene.on_overlay is not None:
-            self._scene.on_overlay(self._scene, overlay)
+        self.legend = draw_world_overlays(overlay, self, wv)
+        self._scene.on_overlay(overlay, self.frame_input())
         # After on_overlay, which may set the body colours for this frame.
         body_fills = self.mesh.body_fills(
             world._local_vertices, world._vertex_count, kinds, self._scene.body_colors
@@ -336,13 +323,38 @@ class App(Simulation):
             lines = np.concatenate([lines, extra_lines])
         if len(extra_points):
             points = np.concatenate([points, extra_points])
-        text = self._build_text(width, height)
+        text = self.hud.build(
+            self.renderer.text,
+            self.renderer.atlas,
+            self.hud_content(),
+            width,
+            height,
+            self.renderer.text_scale,
+        )
         t_gl = time.perf_counter()
         self.renderer.draw(
             self.ctx.framebuffer, width, height, self.camera, fills, lines, points, text, bodies
         )
         self.profile["draw_gl_ms"].append((time.perf_counter() - t_gl) * 1000.0)
         self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
+
+    def hud_content(self) -> HudContent:
+        """This frame's heads-up text: the HUD line, status, message, labels, help and stats."""
+        labels = []
+        for label, point, color in self.renderer.overlay.labels():
+            px, py = self.camera.world_to_screen(point)
+            labels.append((label, float(px), float(py), color))
+        alpha = self.overlay_alpha
+        return HudContent(
+            hud_line=self.hud_line(),
+            status=self._scene.status,
+            message=self.message,
+            labels=labels,
+            stats=self.stats_lines() if alpha > 0.0 else (),
+            help_rows=self.help_rows() if alpha > 0.0 else (),
+            help_alpha=alpha,
+            legend=self.legend,
+        )
 
     def hud_line(self) -> str:
         world = self.world
@@ -387,46 +399,6 @@ class App(Simulation):
             ]
         return [*lines, "", *self._scene.help]
 
-    def _build_text(self, width: int, height: int) -> np.ndarray:
-        batch = self.renderer.text
-        batch.clear()
-        atlas = self.renderer.atlas
-        line_h = atlas.line_height
-        margin = 6 * self.renderer.text_scale
-        batch.add(self.hud_line(), margin, margin, HUD_COLOR)
-        for label, point, color in self.renderer.overlay.labels():
-            px, py = self.camera.world_to_screen(point)
-            batch.add(label, float(px), float(py), color)
-        status_y = margin + line_h
-        for line in self._scene.status:
-            batch.add(line, margin, status_y, STATUS_COLOR)
-            status_y += line_h
-        if self.message:
-            batch.add(self.message, margin, height - margin - line_h, HUD_COLOR)
-        alpha = self.overlay_alpha
-        if alpha > 0.0:
-            color = (1.0, 1.0, 1.0, alpha)
-            y = margin + (2 + len(self._scene.status)) * line_h
-            block: list[tuple[str, float, float]] = []
-            for line in self.stats_lines():
-                block.append((line, margin, y))
-                y += line_h
-            rows = self.help_rows()  # the rows that mean something here
-            key = (atlas.pixel_size, id(atlas), id(self._scene))
-            if self._help_width is None or self._help_width[0] != key:
-                label_w = max(atlas.text_width(label) for label, text in rows if text)
-                text_w = max(atlas.text_width(text) for _, text in rows)
-                self._help_width = (key, (label_w + atlas.cell[0], text_w))
-            label_w, text_w = self._help_width[1]
-            x = max(width - label_w - text_w - margin, width * 0.5)
-            y = margin + 2 * line_h
-            for label, text in rows:
-                block.append((label, x, y))
-                block.append((text, x + label_w, y))
-                y += line_h
-            batch.add_block(block, color)
-        return batch.vertices()
-
     def help_rows(self) -> list[tuple[str, str]]:
         """The help overlay's rows for the current scene: what each of its inputs does there."""
         return controls.help_rows(self._scene, self.features)
@@ -436,8 +408,6 @@ class App(Simulation):
 
         ValueError naming the path when it cannot be written.
         """
-        from PIL import Image  # noqa: PLC0415
-
         if path is None:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             path = self.screenshot_dir / f"polycolly-{stamp}-{len(self.screenshots) + 1:03d}.png"
@@ -452,79 +422,3 @@ class App(Simulation):
         self.screenshots.append(path)
         print(f"screenshot saved: {path}", file=self.out, flush=True)
         return path
-
-
-_HELP_ROWS = controls.help_rows()
-
-
-def median(values: list[float]) -> float:
-    return float(np.median(values)) if values else math.nan
-
-
-def _glfw_key_names() -> dict[int, str]:
-    """glfw key codes -> demo.controls input names."""
-    import glfw  # noqa: PLC0415
-
-    names: dict[int, str] = {}
-    for letter in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
-        names[getattr(glfw, f"KEY_{letter}")] = letter
-    for digit in "0123456789":
-        names[getattr(glfw, f"KEY_{digit}")] = digit
-        names[getattr(glfw, f"KEY_KP_{digit}")] = f"KP_{digit}"
-    for name in (
-        "LEFT",
-        "RIGHT",
-        "UP",
-        "DOWN",
-        "ESCAPE",
-        "ENTER",
-        "KP_ENTER",
-        "SPACE",
-        "TAB",
-        "HOME",
-        "EQUAL",
-        "MINUS",
-        "KP_ADD",
-        "KP_SUBTRACT",
-        "F1",
-        "F2",
-        "F3",
-    ):
-        names[getattr(glfw, f"KEY_{name}")] = name
-    return names
-
-
-def connect_window(app: App, window: Any) -> None:
-    """Route a glfw window's callbacks into ``app``'s input recorders (they only record)."""
-    import glfw  # noqa: PLC0415
-
-    keys = _glfw_key_names()
-    buttons = {
-        glfw.MOUSE_BUTTON_LEFT: "MOUSE_LEFT",
-        glfw.MOUSE_BUTTON_RIGHT: "MOUSE_RIGHT",
-        glfw.MOUSE_BUTTON_MIDDLE: "MOUSE_MIDDLE",
-    }
-
-    def on_key(_win: Any, key: int, _scancode: int, action: int, mods: int) -> None:
-        name = keys.get(key)
-        if name is None or action == glfw.REPEAT:
-            return
-        app.key(name, action == glfw.PRESS, bool(mods & glfw.MOD_SHIFT))
-
-    def on_button(_win: Any, button: int, action: int, _mods: int) -> None:
-        name = buttons.get(button)
-        if name is not None:
-            app.mouse_button(name, action == glfw.PRESS, bool(_mods & glfw.MOD_SHIFT))
-
-    def on_cursor(_win: Any, x: float, y: float) -> None:
-        app.cursor(x, y)
-
-    def on_scroll(_win: Any, _dx: float, dy: float) -> None:
-        app.scroll(dy)
-
-    # Keep references: glfw holds only weak ones to Python callables.
-    app._callbacks = (on_key, on_button, on_cursor, on_scroll)  # type: ignore[attr-defined]
-    glfw.set_key_callback(window, on_key)
-    glfw.set_mouse_button_callback(window, on_button)
-    glfw.set_cursor_pos_callback(window, on_cursor)
-    glfw.set_scroll_callback(window, on_scroll)

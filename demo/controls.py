@@ -1,19 +1,18 @@
 """The one table of key and mouse bindings.
 
 Both the in-window help overlay and the README controls table are generated from ``BINDINGS``,
-so the two can never disagree. Each scene shows only the rows that apply to it (the row's
-``scenes`` and the scene's features, :func:`scene_features`), with the text that says what the
-input does there; the program (demo.actions) carries out only the actions of those rows, so an
-input a scene's help does not list does nothing in that scene.
+so the two can never disagree. Each scene shows only the rows that apply to it (the scene's
+features, :func:`scene_features`: what its world has and the traits it declares), with the text
+that says what the input does there; the program (demo.actions) carries out only the actions
+of those rows, so an input a scene's help does not list does nothing in that scene.
 
-This module imports no GL or window library: inputs are named with plain strings ("P",
-"KP_ADD", "MOUSE_LEFT", "shift+TAB") and demo/app.py maps window-system codes to these names.
+This module imports no GL, window library or engine: inputs are named with plain strings ("P",
+"KP_ADD", "MOUSE_LEFT", "shift+TAB") and demo/window.py maps window-system codes to these names.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import numpy as np
@@ -29,12 +28,11 @@ class Binding:
 
     ``label``: how the input is written for a user ("7 / 4"); ``inputs``: (input name, action)
     pairs the row binds; ``help``: what it does; ``group``: the heading it is listed under;
-    ``kind``: PRESS (once per press) or HOLD (while held); ``scenes``: the scenes where the row
-    applies (names; empty: any scene); ``needs``: scene features (see :data:`FEATURES`) the
-    scene must have for the row to apply. A row applies to a scene when both hold; an input
-    whose rows do not apply to the scene does nothing there. One input may appear in several
-    rows, always with the same action, when scenes give that action different meanings (the
-    left mouse attracts in ``rigid`` and sets A's motion in ``swept``).
+    ``kind``: PRESS (once per press) or HOLD (while held); ``needs``: scene features (see
+    :data:`FEATURES`) the scene must have for the row to apply. An input whose rows do not apply
+    to the scene does nothing there. One input may appear in several rows, always with the same
+    action, when scenes give that action different meanings (the left mouse attracts in
+    ``rigid`` and sets A's motion in ``swept``).
     """
 
     label: str
@@ -42,9 +40,6 @@ class Binding:
     help: str
     group: str
     kind: str = PRESS
-    #: Scenes the row applies to (names); empty: every scene.
-    scenes: tuple[str, ...] = ()
-    #: Scene features the row needs (all of them).
     needs: tuple[str, ...] = ()
 
 
@@ -52,8 +47,9 @@ def _keys(action: str, *names: str) -> tuple[tuple[str, str], ...]:
     return tuple((name, action) for name in names)
 
 
-#: What a scene can have that makes a row mean something there (decided by :func:`scene_features`).
-FEATURES = {
+#: What a scene's world can have that makes a row mean something there (decided by
+#: :func:`scene_features`); the scenes' traits (demo.scenes.base.TRAITS) are features too.
+WORLD_FEATURES = {
     "bodies": "the world has bodies",
     "moving": "the world has moving bodies",
     "contacts": "moving bodies that touch, so contacts to draw",
@@ -62,24 +58,9 @@ FEATURES = {
     "material": "moving bodies whose material the keys set",
     "solver": "moving bodies whose collision response `m` switches",
     "count": "a body count that can change",
-    "random": "a scene built at random from its seed",
     "turret": "a turret (Scene.turret is not None)",
 }
 
-#: The teaching scenes: two polygons, A and B, that the scene moves itself.
-PAIR_SCENES = ("sat", "mtd", "swept", "rotation", "contacts", "clipping")
-#: The swept-test scenes: the left mouse sets A's motion.
-SWEPT_SCENES = ("swept", "rotation", "contacts")
-#: The scenes with a player pushed by the arrow keys.
-PLAYER_SCENES = ("arcade", "arcade-spin", "bullets", "laser")
-#: Scenes built at random from their seed (Space builds the next seed; elsewhere it would only
-#: rebuild the same scene, which is `r`). A test checks this list against the builders.
-RANDOM_SCENES = (*PAIR_SCENES, "rigid", "arcade", "arcade-spin", "bullets", "laser", "tumbler")
-#: Scenes that drive their moving body themselves to show one solver's behaviour (crack: the
-#: arcade solver's ordering): the material keys and the solver switch would only defeat that.
-DRIVEN_SCENES = ("crack",)
-
-_ATTRACT = ("attract",)
 _MATERIAL = ("material",)
 _CONTACTS = ("contacts",)
 _ARROWS = (
@@ -89,21 +70,15 @@ _ARROWS = (
     + _keys("move_down", "DOWN")
 )
 _LEFT = _keys("attract", "MOUSE_LEFT")
+_RIGHT = _keys("repel", "MOUSE_RIGHT")
 _ENTER = _keys("reset_count", "ENTER", "KP_ENTER")
 
 BINDINGS: tuple[Binding, ...] = (
     # The original T7 demo's controls.
-    Binding("left mouse", _LEFT, "attract bodies to the cursor (held)", "original", HOLD, needs=_ATTRACT),
-    Binding(
-        "right mouse",
-        _keys("repel", "MOUSE_RIGHT"),
-        "repel bodies from the cursor (held)",
-        "original",
-        HOLD,
-        needs=_ATTRACT,
-    ),
+    Binding("left mouse", _LEFT, "attract bodies to the cursor (held)", "original", HOLD, ("attract",)),
+    Binding("right mouse", _RIGHT, "repel bodies from the cursor (held)", "original", HOLD, ("attract",)),
     Binding("p", _keys("pause", "P"), "pause / resume (help stays up)", "original"),
-    Binding("h", _keys("help", "H"), "show the help again", "original"),
+    Binding("h", _keys("help", "H"), "show the help again (next page if it has several)", "original"),
     Binding("g", _keys("gravity", "G"), "gravity on / off", "original", needs=("gravity",)),
     Binding("f", _keys("friction_toggle", "F"), "dynamic friction on / off", "original", needs=_MATERIAL),
     Binding(
@@ -154,14 +129,20 @@ BINDINGS: tuple[Binding, ...] = (
     Binding(
         "m",
         _keys("cycle_solver", "M"),
-        "solver: tutorial / iterative / arcade",
+        "this scene's solver: tutorial / iterative / arcade",
         "program",
         needs=("solver",),
     ),
     Binding(
+        "[ / ]",
+        _keys("slower", "LEFT_BRACKET") + _keys("faster", "RIGHT_BRACKET"),
+        "slow motion / faster: halve or double the speed of time (1/8x .. 4x)",
+        "program",
+    ),
+    Binding(
         "x",
         _keys("fire", "X"),
-        "fire a bullet from the turret at the cursor (held: repeats)",
+        "fire the turret (the gun drawn in the scene) at the cursor (held: repeats)",
         "program",
         HOLD,
         needs=("turret",),
@@ -178,59 +159,68 @@ BINDINGS: tuple[Binding, ...] = (
     ),
     Binding("middle drag", _keys("pan", "MOUSE_MIDDLE"), "pan the view", "view", HOLD),
     Binding("Home", _keys("reset_view", "HOME"), "reset the view", "view"),
-    Binding("F2", _keys("screenshot", "F2"), "save a screenshot (PNG)", "view"),
+    Binding("F2", _keys("screenshot", "F2"), "save a screenshot (PNG; the path is shown)", "view"),
     Binding("u", _keys("show_push", "U"), "push vectors (MTD arrows) on / off", "view", needs=_CONTACTS),
     Binding("t", _keys("show_toi", "T"), "time-of-impact ghosts on / off", "view", needs=_CONTACTS),
     Binding(
         "i", _keys("show_impulses", "I"), "normal and friction impulses on / off", "view", needs=_CONTACTS
     ),
     # Scene keys: what an input does in the scenes that give it their own meaning.
-    Binding("arrows", _ARROWS, "move polygon A (held)", "scene", HOLD, PAIR_SCENES),
-    Binding("arrows", _ARROWS, "push the player (held)", "scene", HOLD, PLAYER_SCENES),
-    Binding("left mouse", _LEFT, "set A's motion toward the cursor", "scene", HOLD, SWEPT_SCENES),
-    Binding("left mouse", _LEFT, "fire a bullet at the cursor (held: repeats)", "scene", HOLD, ("bullets",)),
-    Binding("left mouse", _LEFT, "fire the laser at the cursor (held: repeats)", "scene", HOLD, ("laser",)),
-    Binding("left drag", _LEFT, "drag a shape (with Shift: turn it)", "scene", HOLD, ("primitives",)),
+    Binding("arrows", _ARROWS, "move polygon A (held)", "scene", HOLD, ("pair",)),
+    Binding("arrows", _ARROWS, "push the player (held)", "scene", HOLD, ("player",)),
+    Binding("left mouse", _LEFT, "set A's motion toward the cursor", "scene", HOLD, ("aim",)),
     Binding(
-        "Enter", _ENTER, "separate A from B (push A out by the MTD)", "scene", PRESS, ("mtd", *SWEPT_SCENES)
+        "left / right mouse",
+        _LEFT + _RIGHT,
+        "fire a bullet from the player at the cursor (held: repeats)",
+        "scene",
+        HOLD,
+        ("bullets",),
     ),
+    Binding(
+        "left / right mouse",
+        _LEFT + _RIGHT,
+        "fire the laser from the player at the cursor (held: repeats)",
+        "scene",
+        HOLD,
+        ("laser",),
+    ),
+    Binding("left drag", _LEFT, "drag a shape (with Shift: turn it)", "scene", HOLD, ("drag",)),
+    Binding("Enter", _ENTER, "separate A from B (push A out by the MTD)", "scene", PRESS, ("separate",)),
     Binding(
         "Space",
         _keys("regenerate", "SPACE"),
         "new random polygons A and B",
         "scene",
         PRESS,
-        PAIR_SCENES,
-        ("random",),
+        ("pair", "random"),
     ),
-    Binding(
-        "a",
-        _keys("toggle_spin", "A"),
-        "spin on / off",
-        "scene",
-        PRESS,
-        ("rotation", "contacts", "arcade-spin"),
-    ),
+    Binding("a", _keys("toggle_spin", "A"), "spin on / off", "scene", PRESS, ("spin",)),
     Binding(
         "1",
         _keys("toggle_ordering", "1", "KP_1"),
-        "earliest-first ordering on / off",
+        "earliest-first ordering on / off (arcade solver)",
         "scene",
         PRESS,
-        ("crack",),
+        ("ordering",),
     ),
     Binding(
-        "2", _keys("toggle_surface", "2", "KP_2"), "surface-area rule on / off", "scene", PRESS, ("crack",)
+        "2",
+        _keys("toggle_surface", "2", "KP_2"),
+        "surface-area rule on / off (arcade solver)",
+        "scene",
+        PRESS,
+        ("ordering",),
     ),
-    Binding("k", _keys("toggle_ccd", "K"), "continuous collision on / off", "scene", PRESS, ("bullet",)),
-    Binding("l", _keys("reload", "L"), "reload the scene file", "scene", PRESS, ("*.json",)),
+    Binding("k", _keys("toggle_ccd", "K"), "continuous collision on / off", "scene", PRESS, ("ccd",)),
+    Binding("l", _keys("reload", "L"), "reload the scene file", "scene", PRESS, ("file",)),
 )
 
 GROUP_TITLES = {
     "original": "from the original demo",
     "program": "ours",
     "view": "view",
-    "scene": "scene keys",
+    "scene": "this scene",
 }
 
 
@@ -269,22 +259,19 @@ HOLD_ACTIONS = frozenset(a for b in BINDINGS if b.kind == HOLD for _, a in b.inp
 
 
 def scene_features(scene: Any, gravity: Any = None) -> frozenset[str]:
-    """The :data:`FEATURES` scene ``scene`` (a demo.scenes.Scene) has.
+    """The features scene ``scene`` (a demo.scenes.Scene) has: its traits and :data:`WORLD_FEATURES`.
 
     ``gravity``: the scene's own gravity (2,) if the world's has been switched off by `g`
-    (default: the world's). Decided from the scene itself (its world, ``mouse_forces``,
-    ``turret``, body-count range) and, for what the scene cannot say, from RANDOM_SCENES and
-    DRIVEN_SCENES.
+    (default: the world's).
     """
     world = scene.world
-    name = str(scene.name)
-    found: set[str] = set()
+    found: set[str] = set(scene.traits)
     if world.body_count:
         found.add("bodies")
     if world.body_count and not bool(np.all(np.asarray(world.static, dtype=bool))):
-        found |= {"moving", "contacts"}
-        if name not in DRIVEN_SCENES:
-            found |= {"material", "solver"}
+        found |= {"moving", "contacts", "solver"}
+        if "driven" not in found:
+            found.add("material")
         if scene.mouse_forces:
             found.add("attract")
         g = np.asarray(world.gravity if gravity is None else gravity, dtype=np.float64)
@@ -294,55 +281,19 @@ def scene_features(scene: Any, gravity: Any = None) -> frozenset[str]:
         found.add("turret")
     if scene.min_bodies < scene.max_bodies:
         found.add("count")
-    if name in RANDOM_SCENES:
-        found.add("random")
     return frozenset(found)
 
 
-def _in_scenes(binding: Binding, name: str) -> bool:
-    if not binding.scenes:
-        return True
-    if name.lower().endswith(".json") and "*.json" in binding.scenes:
-        return True
-    return name in binding.scenes
-
-
-def applies_to(binding: Binding, scene: Any, features: frozenset[str] | None = None) -> bool:
-    """Whether ``binding`` means something in ``scene`` (a Scene, a scene name or None: every row).
-
-    ``features``: the scene's features if already known (default: :func:`scene_features`).
-    """
-    if scene is None:
-        return True
-    name = scene if isinstance(scene, str) else str(scene.name)
-    if not _in_scenes(binding, name):
-        return False
-    if not binding.needs:
-        return True
-    if features is None:
-        features = _features_of(scene)
-    return all(need in features for need in binding.needs)
-
-
-def _features_of(scene: Any) -> frozenset[str]:
-    if isinstance(scene, str):
-        return _named_scene_features(scene)
-    return scene_features(scene)
-
-
-@cache
-def _named_scene_features(name: str) -> frozenset[str]:
-    """The features of scene ``name`` (a registered scene or a scene file) as built with seed 0."""
-    from demo import scenes  # noqa: PLC0415 - demo.scenes imports the engine: only when asked
-
-    return scene_features(scenes.build_scene(name))
+def applies_to(binding: Binding, features: frozenset[str] | None) -> bool:
+    """Whether ``binding`` means something in a scene with ``features`` (None: every row)."""
+    return features is None or all(need in features for need in binding.needs)
 
 
 def rows_for(scene: Any, features: frozenset[str] | None = None) -> list[Binding]:
-    """The bindings that apply to ``scene`` (a Scene, a scene name, or None: all), in table order."""
-    if scene is not None and features is None and any(b.needs for b in BINDINGS):
-        features = _features_of(scene)
-    return [b for b in BINDINGS if applies_to(b, scene, features)]
+    """The bindings that apply to ``scene`` (a Scene, or None: all), in table order."""
+    if scene is not None and features is None:
+        features = scene_features(scene)
+    return [b for b in BINDINGS if applies_to(b, features)]
 
 
 def handled_actions(scene: Any, features: frozenset[str] | None = None) -> frozenset[str]:
@@ -353,7 +304,7 @@ def handled_actions(scene: Any, features: frozenset[str] | None = None) -> froze
 def help_rows(scene: Any = None, features: frozenset[str] | None = None) -> list[tuple[str, str]]:
     """The help overlay's rows, grouped: (label, help) per binding; a group heading is (title, "").
 
-    ``scene``: only the rows that apply to that scene (a Scene or a scene name; None: all rows).
+    ``scene``: only the rows that apply to that scene (a Scene; None: all rows).
     """
     chosen_rows = rows_for(scene, features)
     rows: list[tuple[str, str]] = []
@@ -371,18 +322,18 @@ def help_lines(scene: Any = None) -> list[str]:
     return [f"{label.ljust(width)}  {text}" if text else label for label, text in help_rows(scene)]
 
 
-#: Features a scene file's world can have (files are not random and keep their body count).
-_FILE_FEATURES = frozenset(FEATURES) - {"random", "count"}
+#: Features a scene file can have: the world's (a file's body count is fixed) and "file".
+_FILE_FEATURES = (frozenset(WORLD_FEATURES) - {"count"}) | {"file"}
 
 
 def _where(binding: Binding, features: dict[str, frozenset[str]]) -> str:
-    """The README's "Scenes" cell: every registered scene the row applies to, and scene files."""
-    if not binding.scenes and not binding.needs:
+    """The README's "Scenes" cell: every built-in scene the row applies to, and scene files."""
+    if not binding.needs:
         return "all"
-    names = [name for name, found in features.items() if applies_to(binding, name, found)]
+    names = [name for name, found in features.items() if applies_to(binding, found)]
     cell = ", ".join(f"`{name}`" for name in names)
-    if _in_scenes(binding, "x.json") and set(binding.needs) <= _FILE_FEATURES:
-        needs = set(binding.needs)
+    needs = set(binding.needs)
+    if needs <= _FILE_FEATURES:
         if "gravity" in needs:
             files = "scene files with gravity"
         elif needs & {"moving", "contacts", "material", "solver", "attract"}:
@@ -395,15 +346,13 @@ def _where(binding: Binding, features: dict[str, frozenset[str]]) -> str:
     return cell
 
 
-def controls_markdown() -> str:
-    """The README controls table (markdown), generated from ``BINDINGS`` and the scenes.
+def controls_markdown(features: dict[str, frozenset[str]]) -> str:
+    """The README controls table (markdown), generated from ``BINDINGS``.
 
-    The "Scenes" column lists the scenes each row applies to, decided as the program decides
-    it (every registered scene is built once to find its features).
+    ``features``: each built-in scene's features by name, in Tab order (demo.__main__ builds
+    the scenes to find them). The "Scenes" column lists the scenes each row applies to, decided
+    as the program decides it.
     """
-    from demo import scenes  # noqa: PLC0415
-
-    features = {name: _named_scene_features(name) for name in scenes.scene_names()}
     rows = ["| Input | Action | From | Scenes |", "|---|---|---|---|"]
     for b in BINDINGS:
         label = b.label.replace("|", "\\|")

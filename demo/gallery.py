@@ -36,12 +36,10 @@ def render_scene(app: Any, name: str, frames: int) -> None:
         app.show[key] = key in GALLERY_OVERLAYS.get(name, ())
     app.overlay_timer = 255.0  # the help has faded, as after a few seconds of use
     if name in ("bullets", "laser"):
-        scene = app.scene
         # Aim up and to the right of the player and keep the button down.
         fb_w, fb_h = app.ctx.framebuffer_size()
         app.cursor(fb_w * 0.75, fb_h * 0.25)
         app.mouse_button("MOUSE_LEFT", True)
-        del scene
     for _ in range(frames):
         app.frame(FRAME_S)
         app.overlay_timer = 255.0

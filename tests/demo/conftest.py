@@ -58,8 +58,8 @@ def simple_scene(
     for shape, position, static in bodies:
         world.add_body(shape, position, static=static)
     return Scene(
-        "test",
-        world,
+        name="test",
+        world=world,
         view=(0.0, 0.0, 100.0, 100.0),
         bounds=(0.0, 0.0, 100.0, 100.0),
         seed=0,

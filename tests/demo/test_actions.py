@@ -17,11 +17,13 @@ from demo import scenes
 from demo.actions import (
     ATTRACT_FORCE,
     BULLET_IMPULSE,
+    BULLET_LIFE_S,
     FRICTION_MAX,
     MAX_STEPS_PER_FRAME,
     Simulation,
     attraction_forces,
 )
+from demo.draw.overlays import muzzle
 from tests.demo.conftest import simple_scene
 
 
@@ -82,27 +84,40 @@ def test_repulsion_pushes_away_from_the_cursor() -> None:
     assert sim.world.velocity[0, 0] == pytest.approx(-ATTRACT_FORCE / 16.0 / 60.0)
 
 
+def _fly(sim: Simulation, seconds: float) -> None:
+    """Run the world for ``seconds`` of simulated time at 1/60 s per frame."""
+    for _ in range(round(seconds * 60)):
+        sim.advance(1 / 60)
+
+
 def test_a_bullet_hits_the_body_off_centre_and_spins_it() -> None:
     sim = _box_sim()  # the turret is at (50, 5); the box spans 48..52 on both axes
     sim.aim = np.array([51.0, 50.0])
     sim.fire()
+    ((bullet,),) = (sim.projectiles,)
     direction = np.array([1.0, 45.0]) / math.hypot(1.0, 45.0)
-    hit = np.array([50.0 + 43.0 / 45.0, 48.0])  # where the ray meets the bottom side y = 48
+    assert np.allclose(bullet.velocity / np.hypot(*bullet.velocity), direction)
+    assert np.allclose(bullet.position, muzzle(sim.scene, sim.aim))  # it leaves the barrel's end
+    _fly(sim, 43.0 / np.hypot(*bullet.velocity) + 0.05)  # the bullet needs this long to reach the box
+    hit = np.array([50.0 + 43.0 / 45.0, 48.0])  # where its line meets the bottom side y = 48
     mass, inertia = 16.0, 16.0 * (16.0 + 16.0) / 12.0
     impulse = BULLET_IMPULSE * direction
     r = hit - np.array([50.0, 50.0])
+    assert sim.projectiles == []
     assert sim.world.velocity[0] == pytest.approx(impulse / mass, rel=1e-9)
     assert sim.world.angular_velocity[0] == pytest.approx((r[0] * impulse[1] - r[1] * impulse[0]) / inertia)
-    ((start, end, age),) = sim.shots
-    assert np.allclose(start, [50.0, 5.0]) and np.allclose(end, hit) and age == 0.0
+    ((flash,),) = (sim.flashes,)
+    assert np.allclose(flash.point, hit)
 
 
-def test_a_bullet_into_nothing_flies_its_full_range() -> None:
+def test_a_bullet_into_nothing_flies_its_life_and_is_gone() -> None:
     sim = _box_sim((10.0, 90.0))
     sim.aim = np.array([90.0, 5.0])  # along the floor, away from the box
     sim.fire()
-    ((start, end, _),) = sim.shots
-    assert math.hypot(*(end - start)) == pytest.approx(1000.0)
+    _fly(sim, BULLET_LIFE_S - 0.1)
+    assert len(sim.projectiles) == 1
+    _fly(sim, 0.2)
+    assert sim.projectiles == [] and sim.flashes == []
     assert np.array_equal(sim.world.velocity[0], [0.0, 0.0])
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from demo.camera import Camera
+from demo.draw.camera import Camera
 
 
 @pytest.mark.parametrize(("width", "height"), [(640, 480), (480, 640), (100, 100), (1920, 1080), (1, 1)])

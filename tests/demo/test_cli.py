@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from demo import controls, scenes
+from demo import scenes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -41,7 +41,7 @@ def _one_clear_line(result: subprocess.CompletedProcess[str]) -> str:
 def test_controls_markdown_prints_the_table() -> None:
     result = run_demo("--controls-markdown")
     assert result.returncode == 0
-    assert result.stdout == controls.controls_markdown()
+    assert result.stdout == scenes.controls_markdown()
 
 
 def test_list_scenes() -> None:
@@ -57,7 +57,7 @@ def test_list_scenes() -> None:
         (["--scene", "nope", "--headless"], "rigid"),
         (["--size", "10xfoo"], "WIDTHxHEIGHT"),
         (["--bodies", "0"], "at least 1"),
-        (["--seed", "-3"], "0 or more"),
+        (["--seed", "-3"], "at least 0"),
         (["--frobnicate"], "unrecognized"),
         (["--stats", "--headless"], "--steps"),
         (["--headless", "--bodies", "5000", "--frames", "1"], "5..999"),

@@ -35,7 +35,7 @@ def _message(result: object) -> str:
         (["--size", "99999x99999"], "within 16..8192"),
         (["--size", "axb"], "is not WIDTHxHEIGHT"),
         (["--seed", "x"], "'x' is not a whole number"),
-        (["--seed", "-1"], "must be 0 or more"),
+        (["--seed", "-1"], "-1 must be at least 0"),
         (["--frames", "-1"], "-1 must be at least 1"),
         (["--frames", "0"], "0 must be at least 1"),
         (["--steps", "0", "--stats"], "0 must be at least 1"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from demo import controls
+from demo import controls, scenes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -95,7 +95,7 @@ def test_help_lists_every_binding_once() -> None:
 
 
 def test_markdown_table_has_one_row_per_binding() -> None:
-    lines = controls.controls_markdown().strip().splitlines()
+    lines = scenes.controls_markdown().strip().splitlines()
     table = [line for line in lines if line.startswith("|")]
     assert lines[: len(table)] == table  # the table first, then its note
     assert table[0].startswith("| Input | Action")
@@ -106,15 +106,15 @@ def test_markdown_table_has_one_row_per_binding() -> None:
 
 
 def test_markdown_scenes_column_lists_where_each_row_applies() -> None:
-    from demo import scenes
-
-    table = [line for line in controls.controls_markdown().splitlines() if line.startswith("| ")][1:]
+    table = [line for line in scenes.controls_markdown().splitlines() if line.startswith("| ")][1:]
     names = scenes.scene_names()
     built = {name: scenes.build_scene(name) for name in names}
     for row, binding in zip(table, controls.BINDINGS, strict=True):
         cell = row.rstrip(" |").rsplit("| ", 1)[1]
         listed = {name for name in names if f"`{name}`" in cell}
-        expected = {name for name in names if controls.applies_to(binding, built[name])}
+        expected = {
+            name for name in names if controls.applies_to(binding, controls.scene_features(built[name]))
+        }
         if cell == "all":
             assert expected == set(names), binding.label
         else:
@@ -136,7 +136,7 @@ def test_an_input_means_one_thing_in_a_scene_and_the_same_action_everywhere() ->
 
 def test_readme_contains_exactly_the_generated_table() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    table = controls.controls_markdown()
+    table = scenes.controls_markdown()
     assert readme.count(table) == 1, "paste `python -m demo --controls-markdown` into README.md"
     header = table.splitlines()[0]
     assert readme.count(header) == 1, "README.md has a second, stale controls table"

@@ -23,6 +23,7 @@ import pytest
 
 from collision import World
 from demo import scenes
+from demo.scenes import FrameInput
 
 STEPS = 300
 SEED = 2
@@ -79,6 +80,7 @@ def cases() -> list[tuple[str, str, str, Callable[[World], None] | None]]:
 def state_hash(name: str, solver: str, switch: Callable[[World], None] | None) -> str:
     """The hash of scene ``name`` under ``solver`` (and ``switch``) after STEPS steps."""
     scene = scenes.build_scene(name, seed=SEED)
+    idle = FrameInput()  # no input: the scene's own hooks only
     scene.world.solver = solver
     if switch is not None:
         switch(scene.world)
@@ -86,8 +88,7 @@ def state_hash(name: str, solver: str, switch: Callable[[World], None] | None) -
         # The arcade solver warns once when a step holds more hits than it orders.
         warnings.simplefilter("ignore", RuntimeWarning)
         for _ in range(STEPS):
-            if scene.on_step is not None:
-                scene.on_step(scene, scene.dt)
+            scene.on_step(scene.dt, idle)
             scene.world.step(scene.dt)
     return scene.world.state_hash()
 

@@ -8,6 +8,7 @@ switches, the scene's own state); an action it does not list must change nothing
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 from typing import Any
@@ -43,9 +44,8 @@ class Probe(Simulation):
         self.help_requests += 1
 
     def point_at(self, point: np.ndarray) -> None:
-        """Put the cursor at ``point`` (the window program tells the scene too)."""
+        """Put the cursor at ``point`` (world units)."""
         self.aim = np.array(point, dtype=np.float64)
-        self.scene.cursor = self.aim.copy()
 
 
 def _plain(value: Any) -> Any:
@@ -54,6 +54,8 @@ def _plain(value: Any) -> Any:
         return ("array", value.shape, value.tobytes())
     if isinstance(value, np.random.Generator):
         return ("rng", repr(value.bit_generator.state))
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _plain(dataclasses.asdict(value))
     if isinstance(value, dict):
         return tuple(sorted((str(k), _plain(v)) for k, v in value.items()))
     if isinstance(value, list | tuple):
@@ -66,7 +68,8 @@ def _plain(value: Any) -> Any:
 def fingerprint(sim: Probe) -> tuple[Any, ...]:
     """Everything an action could change that a user can see or that changes what comes next."""
     world, scene = sim.world, sim.scene
-    shots = [(np.round(s, 9).tobytes(), np.round(e, 9).tobytes()) for s, e, _ in sim.shots]
+    bullets = [np.round(b.position, 9).tobytes() for b in sim.projectiles]
+    state = {f.name: getattr(scene, f.name) for f in dataclasses.fields(scene) if f.name != "world"}
     return (
         scene.name,
         scene.seed,
@@ -86,9 +89,11 @@ def fingerprint(sim: Probe) -> tuple[Any, ...]:
         sim.restitution,
         sim.static_friction,
         tuple(sorted(sim.show.items())),
-        tuple(shots),
+        tuple(bullets),
+        len(sim.flashes),
+        sim.speed,
         sim.help_requests,
-        _plain(scene.data),
+        _plain(state),
     )
 
 
@@ -101,7 +106,7 @@ def _target(scene: scenes.Scene) -> np.ndarray:
     """Where the cursor goes for the action: a place where the action can act."""
     world = scene.world
     if scene.name == "primitives":
-        return np.array(scene.data["shapes"][2]["centre"], dtype=np.float64)  # on a shape: drag it
+        return np.array(scene.shapes[2].centre, dtype=np.float64)  # on a shape: drag it
     if scene.turret is not None:
         # A moving body the turret can see, so that a shot pushes it.
         for i in np.flatnonzero(~np.asarray(world.static, dtype=bool)):
@@ -123,7 +128,7 @@ def _prepare(sim: Probe, action: str) -> None:
     elif action.endswith("_down"):
         sim.do(action[: -len("down")] + "up")  # off the bottom of its range (arcade's friction is 0)
     elif action == "reset_count":
-        if scene.name in controls.PAIR_SCENES:
+        if "pair" in scene.traits:
             sim.world.position[0] = sim.world.position[1]  # A onto B: Enter separates them
         else:
             sim.do("more_bodies")  # away from the default count: Enter goes back to it
@@ -193,7 +198,17 @@ def test_swept_help_says_a_click_sets_a_motion_and_nothing_of_attracting() -> No
     assert "attract" not in text and "repel" not in text
 
 
-@pytest.mark.parametrize("name", [*controls.PAIR_SCENES, "primitives", "crack"])
+def _traits(name: str) -> frozenset[str]:
+    return scenes.build_scene(name).traits
+
+
+PAIR_SCENES = [name for name in scenes.scene_names() if "pair" in _traits(name)]
+#: Scenes without a turret: nothing a shot could push (the teaching pairs, the primitives, the
+#: crack's driven box), or nowhere a turret would not be buried or walled off (the tumbler).
+NO_TURRET = {*PAIR_SCENES, "primitives", "crack", "tumbler"}
+
+
+@pytest.mark.parametrize("name", [*PAIR_SCENES, "primitives", "crack"])
 def test_scenes_without_world_forces_list_none_of_them(name: str) -> None:
     text = " ".join(_help_text(name)).lower()
     for word in ("attract", "gravity", "body more", "default body count", "turret"):
@@ -206,7 +221,7 @@ def test_random_scenes_are_the_ones_their_seed_changes() -> None:
         a = scenes.build_scene(name, seed=0, bodies=BODIES.get(name))
         b = scenes.build_scene(name, seed=1, bodies=BODIES.get(name))
         differs = a.world.state_hash() != b.world.state_hash()
-        assert differs == (name in controls.RANDOM_SCENES), name
+        assert differs == ("random" in a.traits), name
 
 
 @pytest.mark.parametrize("name", all_scenes())
@@ -216,8 +231,7 @@ def test_the_turret_is_where_a_shot_can_push_a_body(name: str) -> None:
     sim.use_scene(scene)
     listed = "fire" in sim.handled
     assert listed == (scene.turret is not None)
-    no_turret = {*controls.PAIR_SCENES, "primitives", "crack"}
-    assert (scene.turret is None) == (name in no_turret), name
+    assert (scene.turret is None) == (name in NO_TURRET), name
     if scene.turret is None:
         return
     # From the turret, a shot at some moving body hits a moving body and pushes it.
@@ -226,5 +240,11 @@ def test_the_turret_is_where_a_shot_can_push_a_body(name: str) -> None:
     before = world.velocity.copy(), world.angular_velocity.copy()
     sim.hold("fire", True)
     sim.hold("fire", False)
+    assert len(sim.projectiles) == 1
+    for _ in range(200):  # the bullet's flight (at most BULLET_LIFE_S)
+        if not sim.projectiles:
+            break
+        sim.fly_bullets(scene.dt)
+    assert sim.flashes, f"{name}: the bullet hit nothing"
     pushed = np.any(world.velocity != before[0], axis=1) | (world.angular_velocity != before[1])
     assert pushed.any() and not np.any(pushed & np.asarray(world.static, dtype=bool)), name

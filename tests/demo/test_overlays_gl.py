@@ -23,7 +23,7 @@ def _world_pixels(app: Any) -> np.ndarray:
     return pixels[pixels.shape[0] // 5 :, :, :3]
 
 
-@pytest.mark.parametrize("name", list(scenes.SCENE_ORDER))
+@pytest.mark.parametrize("name", list(scenes.scene_names()))
 def test_scene_renders_something(make_app: Any, name: str) -> None:
     app = make_app(scene=scenes.build_scene(name, seed=1))
     app.overlay_timer = 255.0  # the help faded: what is left is the scene itself
@@ -97,7 +97,7 @@ def test_arrow_keys_and_mouse_reach_the_scene(make_app: Any) -> None:
     app.mouse_button("MOUSE_LEFT", True)
     app.frame(FRAME_S)
     app.mouse_button("MOUSE_LEFT", False)
-    assert np.allclose(scene.data["motion"], app.cursor_world() - scene.world.position[0])
+    assert np.allclose(scene.motion, app.cursor_world() - scene.world.position[0])
 
 
 def test_reload_of_a_broken_file_keeps_the_scene(make_app: Any, tmp_path: Path) -> None:
@@ -126,7 +126,7 @@ def test_every_input_in_every_scene(make_app: Any) -> None:
     inputs = [name for b in controls.BINDINGS for name, _ in b.inputs]
     skip = {"ESCAPE", "TAB", "shift+TAB", "R", "SPACE", "L", "F2", "M"}  # leave, reload or write files
     app = make_app()
-    for name in scenes.SCENE_ORDER:
+    for name in scenes.scene_names():
         app.load_scene(name, seed=3)
         w, h = app.ctx.window_size()
         app.cursor(w * 0.6, h * 0.4)

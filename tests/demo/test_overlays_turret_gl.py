@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 
 from demo import scenes
-from demo.overlays import TURRET_COLOR
+from demo.draw.palette import TURRET as TURRET_COLOR
 
 FRAME_S = 1.0 / 60.0
-#: The turret is drawn in TURRET_COLOR (white); fills and outlines of bodies are not that bright.
+#: The turret is drawn in TURRET_COLOR (near white); fills and outlines of bodies are not that bright.
 NEAR = 20
 
 
@@ -49,7 +49,7 @@ def test_x_fires_nothing_in_a_scene_without_a_turret(make_app: Any) -> None:
     app.frame(0.5)
     app.key("X", False)
     app.frame(FRAME_S)
-    assert app.shots == [] and "fire" not in app.held
+    assert app.projectiles == [] and "fire" not in app.held
 
 
 def test_help_and_stats_follow_the_scene(make_app: Any) -> None:

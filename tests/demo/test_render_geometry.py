@@ -21,7 +21,7 @@ def _world(shapes: list[tuple[Polygon, bool]]) -> Any:
 
 
 def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
-    from demo.render import FILL_FLOATS, body_geometry  # after the context chose PyOpenGL's platform
+    from demo.draw.mesh import FILL_FLOATS, body_geometry  # after the context chose PyOpenGL's platform
 
     shapes = [(Polygon.regular(k, 2.0), k % 2 == 0) for k in range(3, 17)]
     shapes += [(Polygon.blob(2, 1.0, 1.0), False), (Polygon.blob(1, 1.0, 1.0), True)]
@@ -63,7 +63,7 @@ def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
 
 
 def test_overlay_fills_have_no_outline(ctx: Any) -> None:
-    from demo.render import LineBatch
+    from demo.draw.batch import OverlayBatch as LineBatch
 
     batch = LineBatch()
     batch.add_polygon(Polygon.regular(5, 1.0).vertices, (1.0, 0.0, 0.0, 0.5))

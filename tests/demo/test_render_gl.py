@@ -153,7 +153,7 @@ def test_draw_calls_do_not_grow_with_bodies(make_app: Any, bodies: int) -> None:
 
 
 def test_shader_error_names_the_file_and_has_the_log(ctx: Any, tmp_path: Any) -> None:
-    from demo.render import ShaderError, load_program
+    from demo.draw.render import ShaderError, load_program
 
     (tmp_path / "broken.vert").write_text("#version 330 core\nvoid main() { gl_Position = oops; }\n")
     (tmp_path / "broken.frag").write_text("#version 330 core\nout vec4 c;\nvoid main() { c = vec4(1); }\n")

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from demo import resources, scenefile, scenes
+from demo import resources, scenes
+from demo.scenes import files as scenefile
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,7 +40,7 @@ def test_a_missing_file_points_inside_the_installed_package() -> None:
 
 
 def test_a_missing_shader_names_the_file(ctx: Any) -> None:
-    from demo.render import ShaderError, load_program
+    from demo.draw.render import ShaderError, load_program
 
     with pytest.raises(ShaderError, match=r"missing\.vert: cannot read"):
         load_program("missing")

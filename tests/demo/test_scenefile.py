@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from demo import scenefile, scenes
+from demo import scenes
+from demo.scenes import files as scenefile
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = sorted((ROOT / "assets" / "scenes").glob("*.json"))

@@ -11,6 +11,7 @@ import pytest
 
 from collision import intersect
 from demo import scenes
+from demo.scenes import FrameInput, arena, rigid
 
 
 def _vertices(world, i: int) -> np.ndarray:
@@ -55,7 +56,7 @@ def test_spawns_overlap_nothing(bodies: int) -> None:
     verts = [_vertices(world, i) for i in range(world.body_count)]
     pos = world.position
     radius = np.array([np.max(np.hypot(*(v - p).T)) for v, p in zip(verts, pos, strict=True)])
-    x0, y0, x1, y1 = scenes.ARENA_INSIDE
+    x0, y0, x1, y1 = arena.ARENA_INSIDE
     for i in range(5, world.body_count):
         assert (verts[i] >= [x0, y0]).all() and (verts[i] <= [x1, y1]).all()
     # Exact SAT on every pair whose bounding circles meet (others cannot overlap).
@@ -76,13 +77,13 @@ def test_same_seed_same_scene_other_seed_other_scene() -> None:
 def test_body_count_actions_respect_the_limits() -> None:
     scene = scenes.build_scene("rigid", seed=2, bodies=6)
     world = scene.world
-    assert scene.on_action(scene, "more_bodies") and world.body_count == 7
+    assert scene.on_action("more_bodies", FrameInput()) and world.body_count == 7
     for _ in range(5):
-        scene.on_action(scene, "fewer_bodies")
+        scene.on_action("fewer_bodies", FrameInput())
     assert world.body_count == 5  # the original's minimum: walls and pin stay
-    scene.on_action(scene, "reset_count")
+    scene.on_action("reset_count", FrameInput())
     assert world.body_count == 20
-    assert not scene.on_action(scene, "pause")
+    assert not scene.on_action("pause", FrameInput())
 
 
 def test_unknown_scene_lists_the_valid_names() -> None:
@@ -114,5 +115,5 @@ def test_run_stats_reports_the_promised_fields() -> None:
     }
     assert stats["steps"] == 30 and stats["bodies"] == 20 and stats["nan"] is False
     # Everything falls for half a second: at least g t^2 / 2 for a body in free fall.
-    assert stats["max_displacement"] > 0.5 * scenes.RIGID_GRAVITY * 0.5**2 * 0.9
+    assert stats["max_displacement"] > 0.5 * rigid.RIGID_GRAVITY * 0.5**2 * 0.9
     assert stats["escaped"] == 0

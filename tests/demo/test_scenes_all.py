@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 import numpy as np
 import pytest
 
-from demo import scenes
+from demo import controls, scenes
+from demo.scenes import FrameInput
 
 STEPS = 300
 
 
 class RecordingBatch:
-    """Stands in for demo.render.LineBatch (which needs OpenGL): records what a scene draws."""
+    """Stands in for demo.draw.batch.OverlayBatch: records what a scene draws, checking it is finite."""
 
     def __init__(self) -> None:
         self.lines: list[np.ndarray] = []
@@ -50,60 +52,65 @@ class RecordingBatch:
         self.texts.append((str(text), np.asarray(point, dtype=np.float64)))
 
 
-def run(scene: scenes.Scene, steps: int, batch: RecordingBatch | None = None) -> None:
-    """What the program does per step: the scene's hook, then the world's step."""
+def run(
+    scene: scenes.Scene, steps: int, batch: RecordingBatch | None = None, frame: FrameInput | None = None
+) -> None:
+    """What the program does per step: the scene's hook with the frame's input, then the world's step."""
+    frame = FrameInput() if frame is None else frame
     for _ in range(steps):
-        if scene.on_step is not None:
-            scene.on_step(scene, scene.dt)
+        scene.on_step(scene.dt, frame)
         scene.world.step(scene.dt)
-    if batch is not None and scene.on_overlay is not None:
-        scene.on_overlay(scene, batch)
+    if batch is not None:
+        scene.on_overlay(batch, frame)
 
 
-def test_every_issue_scene_is_registered_in_tab_order() -> None:
+def test_every_scene_in_the_catalog_has_a_builder_of_its_family() -> None:
     names = scenes.scene_names()
-    assert names == list(scenes.SCENE_ORDER)
     assert names[0] == "rigid"
+    assert set(names) == set(scenes.BUILDERS)
+    for info in scenes.CATALOG:
+        family = importlib.import_module(f"demo.scenes.{info.family}")
+        assert info.name in family.BUILDERS, (info.name, info.family)
+        assert scenes.build_scene(info.name).family == info.family
 
 
-@pytest.mark.parametrize("name", list(scenes.SCENE_ORDER))
+@pytest.mark.parametrize("name", scenes.scene_names())
 def test_scene_runs_300_steps_in_bounds(name: str) -> None:
     scene = scenes.build_scene(name, seed=2)
     assert scene.name == name and scene.help, "each scene has its own help lines"
     batch = RecordingBatch()
-    if scene.on_overlay is not None:
-        scene.on_overlay(scene, batch)
+    scene.on_overlay(batch, FrameInput())
     stats = scenes.run_stats(scene, STEPS)
     assert not stats["nan"]
     assert stats["escaped"] == 0
-    if scene.on_overlay is not None:
-        scene.on_overlay(scene, batch)
+    scene.on_overlay(batch, FrameInput())
 
 
 @pytest.mark.parametrize("name", ["arcade", "arcade-spin", "bullets", "laser"])
 def test_player_scenes_survive_held_keys_and_firing(name: str) -> None:
     scene = scenes.build_scene(name, seed=5)
-    scene.cursor = np.array([80.0, 70.0])
-    for action in ("move_right", "move_up", "attract"):
-        scene.held.add(action)
-        if scene.on_action is not None:
-            scene.on_action(scene, action)
-    run(scene, 200, RecordingBatch())
-    scene.held.clear()
+    held = frozenset({"move_right", "move_up", "attract"})
+    frame = FrameInput(held, np.array([80.0, 70.0]))
+    for action in held:
+        scene.on_action(action, frame)
+    run(scene, 200, RecordingBatch(), frame)
     stats = scenes.run_stats(scene, 100)
     assert not stats["nan"] and stats["escaped"] == 0
 
 
-def test_scene_keys_name_real_scenes_and_show_only_there() -> None:
-    from demo import controls
+def _help_texts(name: str) -> list[str]:
+    return [text for _, text in controls.help_rows(scenes.build_scene(name))]
 
-    names = set(scenes.scene_names())
+
+def test_scene_keys_need_real_features_and_show_only_there() -> None:
+    known = set(controls.WORLD_FEATURES) | set(scenes.TRAITS)
     for binding in controls.BINDINGS:
-        for scope in binding.scenes:
-            assert scope in names or scope == "*.json", (binding.label, scope)
-    crack = [text for _, text in controls.help_rows("crack")]
-    assert "earliest-first ordering on / off" in crack
+        assert set(binding.needs) <= known, (binding.label, binding.needs)
+    crack = _help_texts("crack")
+    assert "earliest-first ordering on / off (arcade solver)" in crack
     assert "continuous collision on / off" not in crack
-    assert "continuous collision on / off" in [text for _, text in controls.help_rows("bullet")]
-    assert "reload the scene file" in [text for _, text in controls.help_rows("assets/scenes/stairs.json")]
-    assert "| Scenes |" in controls.controls_markdown().splitlines()[0]
+    assert "continuous collision on / off" in _help_texts("bullet")
+    assert "reload the scene file" in _help_texts("assets/scenes/stairs.json")
+    assert "reload the scene file" in _help_texts("stairs")  # an example file by its stem
+    features = {name: controls.scene_features(scenes.build_scene(name)) for name in scenes.scene_names()}
+    assert "| Scenes |" in controls.controls_markdown(features).splitlines()[0]

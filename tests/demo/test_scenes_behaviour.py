@@ -8,8 +8,11 @@ import numpy as np
 import pytest
 
 from collision import Polygon, intersect, sweep
-from demo import scenes, showcase, teaching
+from demo import scenes
+from demo.scenes import FrameInput, benchmarks, engine, primitives, teaching
 from tests.demo.test_scenes_all import RecordingBatch, run
+
+IDLE = FrameInput()
 
 # ----------------------------------------------------------------------------------------------
 # Teaching scenes.
@@ -19,18 +22,18 @@ def test_sat_colours_flip_when_a_is_moved_onto_b() -> None:
     scene = scenes.build_scene("sat", seed=3)
     world = scene.world
     world.position[0] = (5.0, 95.0)  # far corner: radius <= 15 each, so apart from B in [25, 75]^2
-    scene.on_overlay(scene, RecordingBatch())
-    assert scene.body_colors[0] == teaching.GREEN == scene.body_colors[1]
+    scene.on_overlay(RecordingBatch(), IDLE)
+    assert scene.body_colors[0] == teaching.palette.PAIR_APART == scene.body_colors[1]
     world.position[0] = world.position[1]
-    scene.on_overlay(scene, RecordingBatch())
-    assert scene.body_colors[0] == teaching.RED == scene.body_colors[1]
+    scene.on_overlay(RecordingBatch(), IDLE)
+    assert scene.body_colors[0] == teaching.palette.PAIR_COLLIDING == scene.body_colors[1]
 
 
 def test_arrow_keys_move_a_by_two_units_per_press() -> None:
     scene = scenes.build_scene("sat", seed=1)
     before = scene.world.position[0].copy()
-    assert scene.on_action(scene, "move_right")
-    assert scene.on_action(scene, "move_up")
+    assert scene.on_action("move_right", IDLE)
+    assert scene.on_action("move_up", IDLE)
     assert np.allclose(scene.world.position[0] - before, [2.0, 2.0])
 
 
@@ -41,11 +44,11 @@ def test_mtd_enter_separates_by_the_push_vector() -> None:
     a, b = world.vertices(0), world.vertices(1)
     assert intersect(a, b)
     batch = RecordingBatch()
-    scene.on_overlay(scene, batch)
+    scene.on_overlay(batch, IDLE)
     assert batch.arrows, "the push vector is drawn"
     push = batch.arrows[0][1] - batch.arrows[0][0]
     before = world.position[0].copy()
-    assert scene.on_action(scene, "reset_count")  # Enter
+    assert scene.on_action("reset_count", IDLE)  # Enter
     moved = world.position[0] - before
     assert np.allclose(moved, push[0] * teaching.SEPARATE_FACTOR)
     assert not intersect(world.vertices(0), world.vertices(1))
@@ -55,24 +58,24 @@ def test_mtd_enter_separates_by_the_push_vector() -> None:
 
 def test_swept_ghost_touches_b() -> None:
     scene = scenes.build_scene("swept", seed=6)
-    result = teaching.swept_result(scene)
-    hit = result["hit"]
+    result = scene.swept()
+    hit = result.hit
     assert hit is not None and not hit.overlapping and 0.0 < hit.t < 1.0
-    ghost, b = result["ghost"], result["b"]
+    ghost, b = result.ghost, result.b
     assert intersect(ghost, b)  # touching counts
     # A hair earlier along the motion, the ghost does not touch B.
-    assert not intersect(ghost - result["motion"] * 1e-6, b)
+    assert not intersect(ghost - result.motion * 1e-6, b)
     batch = RecordingBatch()
-    scene.on_overlay(scene, batch)
+    scene.on_overlay(batch, IDLE)
     assert any(p.shape == ghost.shape and np.allclose(p, ghost) for p in batch.polygons)
     assert any("t = " in line for line in scene.status)
 
 
 def test_swept_click_aims_at_the_cursor() -> None:
     scene = scenes.build_scene("swept", seed=6)
-    scene.cursor = np.array([120.0, 5.0])
-    assert scene.on_action(scene, "attract")
-    assert np.allclose(scene.data["motion"], scene.cursor - scene.world.position[0])
+    cursor = np.array([120.0, 5.0])
+    assert scene.on_action("attract", FrameInput(cursor=cursor))
+    assert np.allclose(scene.motion, cursor - scene.world.position[0])
 
 
 def test_rotation_spins_both_and_a_toggles() -> None:
@@ -81,27 +84,28 @@ def test_rotation_spins_both_and_a_toggles() -> None:
     run(scene, 60)
     turned = (scene.world.angle - angles + math.pi) % (2 * math.pi) - math.pi
     assert np.allclose(turned, [teaching.SPIN_A, teaching.SPIN_B], atol=1e-9)
-    scene.on_action(scene, "toggle_spin")
+    scene.on_action("toggle_spin", IDLE)
     angles = scene.world.angle.copy()
     run(scene, 30)
     assert np.array_equal(scene.world.angle, angles)
 
 
-def _box_pair(angle_a: float) -> scenes.Scene:
+def _box_pair(angle_a: float) -> teaching.SweptScene:
     shapes = [(Polygon.box(10, 10), (50.0, 70.0), angle_a), (Polygon.box(30, 10), (50.0, 40.0), 0.0)]
-    scene = teaching.pair_scene("contacts", 0, ["test"], shapes=shapes)
-    scene.data.update(motion=np.array([0.0, -40.0]), contacts=True)
+    scene = teaching.pair_scene("contacts", 0, ["test"], shapes=shapes, kind=teaching.SweptScene)
+    scene.motion = np.array([0.0, -40.0])
+    scene.show_pairs = True
     return scene
 
 
 def test_contacts_edge_edge_gives_two_pairs_and_point_edge_one() -> None:
-    flat = teaching.swept_result(_box_pair(0.0))
-    assert len(flat["pairs"]) == 2
-    for pa, pb in flat["pairs"]:  # A's bottom edge (y = 65 - 40 t) on B's top edge (y = 45)
+    flat = _box_pair(0.0).swept()
+    assert len(flat.pairs) == 2
+    for pa, pb in flat.pairs:  # A's bottom edge (y = 65 - 40 t) on B's top edge (y = 45)
         assert pa[1] == pytest.approx(45.0) and pb[1] == pytest.approx(45.0)
-    corner = teaching.swept_result(_box_pair(math.pi / 4))
-    assert len(corner["pairs"]) == 1
-    pa, pb = corner["pairs"][0]
+    corner = _box_pair(math.pi / 4).swept()
+    assert len(corner.pairs) == 1
+    pa, pb = corner.pairs[0]
     assert np.allclose(pa, [50.0, 45.0]) and np.allclose(pb, [50.0, 45.0])
 
 
@@ -139,8 +143,8 @@ def test_clip_polygon_area_matches_a_brute_force_count(seed: int) -> None:
 def test_clipping_scene_draws_the_intersection() -> None:
     scene = scenes.build_scene("clipping", seed=2)
     batch = RecordingBatch()
-    scene.on_overlay(scene, batch)
-    piece = teaching.clipped(scene)
+    scene.on_overlay(batch, IDLE)
+    piece = scene.clipped()
     assert len(piece) >= 3 and any(p.shape == piece.shape and np.allclose(p, piece) for p in batch.polygons)
 
 
@@ -150,17 +154,16 @@ def test_clipping_scene_draws_the_intersection() -> None:
 
 def test_arcade_player_moves_with_the_arrow_keys() -> None:
     scene = scenes.build_scene("arcade", seed=0)
-    p = scene.data["player"]
+    p = scene.player
     x0 = scene.world.position[p, 0]
-    scene.held.add("move_left")
-    run(scene, 40)
+    run(scene, 40, frame=FrameInput(frozenset({"move_left"})))
     assert scene.world.position[p, 0] < x0 - 1.0
     assert scene.world.solver == "arcade"
 
 
 def test_arcade_spin_turns_static_bodies_at_their_rate() -> None:
     scene = scenes.build_scene("arcade-spin", seed=3)
-    spins = scene.data["static_spin"] + scene.data["dynamic_spin"]
+    spins = scene.static_spin + scene.dynamic_spin
     assert spins
     i, omega = spins[0]
     before = scene.world.angle[i]
@@ -171,24 +174,23 @@ def test_arcade_spin_turns_static_bodies_at_their_rate() -> None:
 
 def test_bullets_are_removed_after_more_than_five_hits() -> None:
     scene = scenes.build_scene("bullets", seed=0)
-    p = scene.data["player"]
-    scene.cursor = scene.world.position[p] + (0.0, -30.0)  # straight down at the floor
+    p = scene.player
     scene.world.position[p] = (50.0, 30.0)
-    scene.on_action(scene, "attract")
-    assert len(scene.data["bullets"]) == 1
+    down = FrameInput(cursor=scene.world.position[p] + (0.0, -30.0))  # straight down at the floor
+    scene.on_action("attract", down)
+    assert len(scene.bullets) == 1
     run(scene, 300)
-    assert scene.data["removed"] == 1 and scene.data["bullets"] == []
+    assert scene.removed == 1 and scene.bullets == []
 
 
 def test_laser_stops_at_the_first_body_and_pushes_it() -> None:
     scene = scenes.build_scene("laser", seed=0)
     world = scene.world
-    p = scene.data["player"]
+    p = scene.player
     target = world.add_body(Polygon.box(4, 4), world.position[p] + (0.0, 30.0))
     world.add_body(Polygon.box(4, 4), world.position[p] + (0.0, 45.0))  # behind the first
-    scene.cursor = world.position[p] + (0.0, 60.0)
-    showcase.fire(scene)
-    start, end, _ = scene.data["shots"][-1]
+    scene.fire(world.position[p] + (0.0, 60.0))
+    start, end, _ = scene.shots[-1]
     assert end[1] == pytest.approx(world.position[target, 1] - 2.0)  # the first box's bottom face
     assert world.velocity[target, 1] > 0.0 and world.velocity[target + 1, 1] == 0.0
 
@@ -200,18 +202,18 @@ def test_laser_stops_at_the_first_body_and_pushes_it() -> None:
 def test_crack_never_snags_with_ordering_and_snags_without() -> None:
     scene = scenes.build_scene("crack")
     run(scene, 600)
-    assert scene.data["snags"] == 0 and scene.data["laps"] >= 1
+    assert scene.snags == 0 and scene.laps >= 1
     scene = scenes.build_scene("crack")
-    assert scene.on_action(scene, "toggle_ordering")
+    assert scene.on_action("toggle_ordering", IDLE)
     assert not scene.world.ordered
     run(scene, 300)
-    assert scene.data["snags"] > 0
+    assert scene.snags > 0
     # Ordering kept, surface-area rule off: the crack's hidden edge still catches the box.
     scene = scenes.build_scene("crack")
-    assert scene.on_action(scene, "toggle_surface")
+    assert scene.on_action("toggle_surface", IDLE)
     assert scene.world.ordered and not scene.world.surface_rule
     run(scene, 300)
-    assert scene.data["snags"] > 0
+    assert scene.snags > 0
 
 
 def _disc_points(c: tuple[float, float], r: float) -> np.ndarray:
@@ -226,41 +228,36 @@ def _disc_points(c: tuple[float, float], r: float) -> np.ndarray:
 def test_primitives_polygon_circle_matches_sampling(dx: float) -> None:
     from collision.primitives import Circle
 
-    poly = showcase.primitive_object("polygon", np.array([0.0, 0.0]), 0.2, 9.0)
+    poly = primitives.Shape("polygon", np.array([0.0, 0.0]), 0.2, 9.0).primitive()
     circle = Circle((dx, 1.0), 3.0)
     samples = _disc_points(circle.center, circle.radius)
     e = np.roll(poly, -1, axis=0) - poly
     rel = samples[:, None, :] - poly[None]
     inside = ((e[None, :, 0] * rel[..., 1] - e[None, :, 1] * rel[..., 0]) >= -1e-9).all(axis=1)
-    assert showcase.primitives_collide("polygon", poly, "circle", circle) == bool(inside.any())
+    assert primitives.primitives_collide("polygon", poly, "circle", circle) == bool(inside.any())
 
 
 def test_primitives_drag_and_shift_drag() -> None:
     scene = scenes.build_scene("primitives")
-    shapes = scene.data["shapes"]
-    kinds = [s["kind"] for s in shapes]
+    shapes = scene.shapes
+    kinds = [s.kind for s in shapes]
     point, circle, segment = kinds.index("point"), kinds.index("circle"), kinds.index("segment")
-    assert (min(point, circle), max(point, circle)) not in showcase.colliding_pairs(scene)
+    assert (min(point, circle), max(point, circle)) not in scene.colliding_pairs()
+    held = frozenset({"attract"})
     # Press on the point and drag it onto the circle's centre.
-    scene.cursor = shapes[point]["centre"].copy()
-    scene.on_action(scene, "attract")
-    scene.held.add("attract")
-    scene.cursor = shapes[circle]["centre"].copy()
-    run(scene, 1)
-    assert np.allclose(shapes[point]["centre"], shapes[circle]["centre"])
-    assert (min(point, circle), max(point, circle)) in showcase.colliding_pairs(scene)
-    scene.held.clear()
+    scene.on_action("attract", FrameInput(held, shapes[point].centre.copy()))
+    run(scene, 1, frame=FrameInput(held, shapes[circle].centre.copy()))
+    assert np.allclose(shapes[point].centre, shapes[circle].centre)
+    assert (min(point, circle), max(point, circle)) in scene.colliding_pairs()
     run(scene, 1)
     # Shift-drag the segment's end a quarter turn around its centre: it turns, it does not move.
     seg = shapes[segment]
-    centre, angle = seg["centre"].copy(), seg["angle"]
+    centre, angle = seg.centre.copy(), seg.angle
     tip = centre + 10.0 * np.array([math.cos(angle), math.sin(angle)])
-    scene.cursor, scene.shift = tip, True
-    scene.on_action(scene, "attract")
-    scene.held.add("attract")
-    scene.cursor = centre + 10.0 * np.array([math.cos(angle + 1.0), math.sin(angle + 1.0)])
-    run(scene, 1)
-    assert np.allclose(seg["centre"], centre) and seg["angle"] == pytest.approx(angle + 1.0)
+    scene.on_action("attract", FrameInput(held, tip, shift=True))
+    turned = centre + 10.0 * np.array([math.cos(angle + 1.0), math.sin(angle + 1.0)])
+    run(scene, 1, frame=FrameInput(held, turned, shift=True))
+    assert np.allclose(seg.centre, centre) and seg.angle == pytest.approx(angle + 1.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -269,24 +266,24 @@ def test_primitives_drag_and_shift_drag() -> None:
 
 def test_bullet_stops_with_continuous_collision_and_tunnels_without() -> None:
     scene = scenes.build_scene("bullet")
-    box = scene.data["box"]
+    box = scene.box
     run(scene, 60)
-    assert scene.world.position[box, 0] < showcase.BULLET_WALL_X
-    assert scene.data["tunnelled"] == 0
-    scene.on_action(scene, "toggle_ccd")
+    assert scene.world.position[box, 0] < benchmarks.BULLET_WALL_X
+    assert scene.tunnelled == 0
+    scene.on_action("toggle_ccd", IDLE)
     run(scene, 60)
-    assert scene.data["tunnelled"] > 0
-    scene.on_action(scene, "toggle_ccd")
+    assert scene.tunnelled > 0
+    scene.on_action("toggle_ccd", IDLE)
     run(scene, 60)
-    assert scene.world.position[box, 0] < showcase.BULLET_WALL_X
+    assert scene.world.position[box, 0] < benchmarks.BULLET_WALL_X
 
 
 def test_restitution_bounces_higher_with_higher_restitution() -> None:
     scene = scenes.build_scene("restitution")
-    first = scene.data["first"]
-    rows = slice(first, first + len(showcase.RESTITUTIONS))
-    landed = np.zeros(len(showcase.RESTITUTIONS), dtype=bool)
-    peak = np.zeros(len(showcase.RESTITUTIONS))
+    first = scene.first
+    rows = slice(first, first + len(engine.RESTITUTIONS))
+    landed = np.zeros(len(engine.RESTITUTIONS), dtype=bool)
+    peak = np.zeros(len(engine.RESTITUTIONS))
     for _ in range(300):
         scene.world.step(scene.dt)
         y = scene.world.position[rows, 1]
@@ -294,17 +291,17 @@ def test_restitution_bounces_higher_with_higher_restitution() -> None:
         peak = np.where(landed, np.maximum(peak, y), 0.0)
     assert landed.all() and (np.diff(peak) > 0.1).all()
     assert peak[0] < 0.6  # restitution 0 does not bounce
-    assert peak[-1] > 0.8 * showcase.DROP_HEIGHT  # restitution 1 comes back near where it started
+    assert peak[-1] > 0.8 * engine.DROP_HEIGHT  # restitution 1 comes back near where it started
 
 
 def test_friction_boxes_stay_only_above_tan_of_the_slope() -> None:
     scene = scenes.build_scene("friction")
-    boxes = scene.data["boxes"]
+    boxes = scene.boxes
     start = scene.world.position[boxes].copy()
     run(scene, 300)
     moved = np.hypot(*(scene.world.position[boxes] - start).T)
-    tan = math.tan(showcase.RAMP_ANGLE)
-    for mu, d in zip(showcase.FRICTIONS, moved, strict=True):
+    tan = math.tan(engine.RAMP_ANGLE)
+    for mu, d in zip(engine.FRICTIONS, moved, strict=True):
         if mu > tan:
             assert d < 0.01, mu
         else:
@@ -313,7 +310,7 @@ def test_friction_boxes_stay_only_above_tan_of_the_slope() -> None:
 
 def test_mass_ratio_stack_holds() -> None:
     scene = scenes.build_scene("mass-ratio")
-    light, heavy = scene.data["light"], scene.data["heavy"]
+    light, heavy = scene.light, scene.heavy
     assert scene.world.mass[heavy] == pytest.approx(400.0 * scene.world.mass[light])
     run(scene, 300)
     pos = scene.world.position
@@ -325,7 +322,7 @@ def test_mass_ratio_stack_holds() -> None:
 def test_concave_pieces_cover_each_outline_exactly() -> None:
     scene = scenes.build_scene("concave")
     world = scene.world
-    for group, outline in zip(scene.data["groups"], showcase.CONCAVE_OUTLINES.values(), strict=True):
+    for group, outline in zip(scene.groups, engine.CONCAVE_OUTLINES.values(), strict=True):
         area = sum(teaching.polygon_area(world.vertices(i)) for i in group)
         assert area == pytest.approx(abs(teaching.polygon_area(np.asarray(outline, dtype=np.float64))))
         assert len(group) >= 2  # concave: more than one convex piece
@@ -338,7 +335,7 @@ def test_concave_compounds_stay_rigid() -> None:
 
     def distances() -> list[np.ndarray]:
         out = []
-        for group in scene.data["groups"]:
+        for group in scene.groups:
             v = np.vstack([world.vertices(i) for i in group])
             out.append(np.hypot(*(v[:, None, :] - v[None, :, :]).transpose(2, 0, 1)))
         return out
@@ -353,13 +350,13 @@ def test_concave_compounds_stay_rigid() -> None:
 def test_tumbler_turns_its_walls_and_keeps_the_bodies_in() -> None:
     scene = scenes.build_scene("tumbler")
     world = scene.world
-    walls = scene.data["walls"]
-    assert all(world.kinematic[walls]) and world.parts(scene.data["box"]) == walls
-    inner = 0.5 * showcase.TUMBLER_SIZE
+    walls = scene.walls
+    assert all(world.kinematic[walls]) and world.parts(scene.box) == walls
+    inner = 0.5 * engine.TUMBLER_SIZE
     for step in range(1, 301):
         run(scene, 1)
         t = step * scene.dt
-        expected = (showcase.TUMBLER_SPIN * t + math.pi) % (2 * math.pi) - math.pi
+        expected = (engine.TUMBLER_SPIN * t + math.pi) % (2 * math.pi) - math.pi
         assert world.angle[walls[0]] == pytest.approx(expected, abs=1e-12)
         # Every body stays inside the turning box: in the box's frame, within its inner square.
         c, s = math.cos(-world.angle[walls[0]]), math.sin(-world.angle[walls[0]])
@@ -372,17 +369,17 @@ def test_tumbler_turns_its_walls_and_keeps_the_bodies_in() -> None:
 def test_sweep_is_what_the_swept_scene_uses() -> None:
     """The ghost comes from the engine's sweep: the same call gives the same time."""
     scene = scenes.build_scene("swept", seed=9)
-    result = teaching.swept_result(scene)
-    direct = sweep(scene.world.vertices(0), scene.world.vertices(1), scene.data["motion"])
-    assert (direct is None) == (result["hit"] is None)
+    result = scene.swept()
+    direct = sweep(scene.world.vertices(0), scene.world.vertices(1), scene.motion)
+    assert (direct is None) == (result.hit is None)
     if direct is not None:
-        assert direct.t == result["hit"].t
+        assert direct.t == result.hit.t
 
 
 def test_mass_ratio_heavy_box_barely_sinks_into_the_light_one() -> None:
     scene = scenes.build_scene("mass-ratio")
-    light, heavy = scene.data["light"], scene.data["heavy"]
+    light, heavy = scene.light, scene.heavy
     run(scene, 300)
     pos = scene.world.position
-    overlap = (pos[light, 1] + 0.5 * showcase.LIGHT_SIZE) - (pos[heavy, 1] - 0.5 * showcase.HEAVY_SIZE)
+    overlap = (pos[light, 1] + 0.5 * engine.LIGHT_SIZE) - (pos[heavy, 1] - 0.5 * engine.HEAVY_SIZE)
     assert overlap < 0.02

@@ -24,6 +24,7 @@ import numpy as np
 
 from demo import scenes
 from demo.actions import Simulation
+from demo.scenes import arena
 
 STEPS = int(os.environ.get("SOAK_STEPS", "20000"))
 BODIES = 999
@@ -53,7 +54,7 @@ def _energy(world: Any) -> float:
 
 def _wall_depth(world: Any) -> float:
     """Deepest penetration (units) of a moving body's vertex into the four walls."""
-    x0, y0, x1, y1 = scenes.ARENA_INSIDE
+    x0, y0, x1, y1 = arena.ARENA_INSIDE
     moving = ~np.asarray(world.static)
     deepest = 0.0
     wv = world.world_vertices()
@@ -69,7 +70,7 @@ def _check_state(world: Any, step: int) -> None:
         assert np.isfinite(getattr(world, name)).all(), f"{name} not finite at step {step}"
     moving = ~np.asarray(world.static)
     p = world.position[moving]
-    x0, y0, x1, y1 = 0.0, 0.0, scenes.ARENA, scenes.ARENA
+    x0, y0, x1, y1 = 0.0, 0.0, arena.ARENA, arena.ARENA
     outside = (p[:, 0] < x0) | (p[:, 0] > x1) | (p[:, 1] < y0) | (p[:, 1] > y1)
     assert not outside.any(), f"step {step}: bodies {np.flatnonzero(moving)[outside]} left the arena"
 
@@ -85,6 +86,7 @@ def soak() -> None:
     quiet_start_energy: float | None = None
     action_left = 0
     fire_timer = 0.0
+    shots = 0
     rss_after_warmup = 0
     started = time.perf_counter()
     step_time = 0.0
@@ -121,7 +123,9 @@ def soak() -> None:
                 if fire_timer >= 0.2:
                     fire_timer = 0.0
                     driver.fire()
+                    shots += 1
         driver.apply_mouse_forces()
+        driver.fly_bullets(dt)
         t0 = time.perf_counter()
         scene.world.step(dt)
         step_time += time.perf_counter() - t0
@@ -138,7 +142,7 @@ def soak() -> None:
         f"max KE {max_ke:.4g} J, "
         f"deepest in a wall {depth:.4f} units, worst energy rise in {len(quiet_rises)} quiet windows "
         f"{100 * worst_rise:+.3f}%, RSS {rss_after_warmup / 2**20:.1f} -> {_rss() / 2**20:.1f} MiB "
-        f"({rss_growth / 2**20:+.1f} MiB), {len(driver.shots)} shots in the last scene"
+        f"({rss_growth / 2**20:+.1f} MiB), {shots} shots"
     )
     assert depth <= MAX_WALL_DEPTH, f"a body ended {depth} units inside a wall"
     assert worst_rise <= QUIET_ENERGY_TOLERANCE, f"energy grew {100 * worst_rise:.2f}% without input"

@@ -1,5 +1,6 @@
 """Scenes from JSON files: ``python -m demo --scene PATH.json`` (any path ending .json; the examples
-that come with the program, in assets/scenes, also by bare name: ``--scene carousel.json``).
+that come with the program, in assets/scenes, also by name: ``--scene carousel.json`` or
+``--scene carousel``).
 
 Schema (every field optional unless marked *required*; unknown fields are errors, so typos show):
 
@@ -57,8 +58,8 @@ from collision.shapes import MAX_VERTICES
 from collision.tolerances import MAX_COMPOUND_PARTS
 from collision.world import SOLVER_NAMES
 from demo import resources
-from demo.scenes import Scene, scene_for_world
-from demo.showcase import KINEMATIC_COLOR
+from demo.draw import palette
+from demo.scenes.base import Scene, around, whole_world_fields
 
 #: Largest accepted step (s): a scene file should not ask for a coarser simulation.
 MAX_DT = 0.1
@@ -325,15 +326,17 @@ def load_scene_file(path: str | Path, seed: int = 0) -> Scene:
     """A Scene from a scene file (SceneFileError if it is malformed)."""
     spec = read_scene_file(path)
     world: World = spec["world"]
-    scene = scene_for_world(spec["path"], world, seed)
+    fields = whole_world_fields(spec["path"], world, seed)
     if spec["view"] is not None:
-        scene.view = spec["view"]
-        x0, y0, x1, y1 = spec["view"]
-        w, h = x1 - x0, y1 - y0
-        scene.bounds = (x0 - w, y0 - h, x1 + w, y1 + h)
+        fields["view"] = spec["view"]
+        fields["bounds"] = around(spec["view"])
     if spec["bounds"] is not None:
-        scene.bounds = spec["bounds"]
-    scene.dt = spec["dt"]
-    scene.body_colors = {int(row): KINEMATIC_COLOR for row in np.flatnonzero(world.kinematic)}
-    scene.help = [f"{Path(spec['path']).name}: {spec['description']}", *spec["help"], "l: reload the file"]
-    return scene
+        fields["bounds"] = spec["bounds"]
+    fields["help"] = [f"{Path(spec['path']).name}: {spec['description']}", *spec["help"], "l: reload the file"]
+    return Scene(
+        **fields,
+        dt=spec["dt"],
+        body_colors={int(row): palette.KINEMATIC_FILL for row in np.flatnonzero(world.kinematic)},
+        traits=frozenset({"file"}),
+        family="files",
+    )

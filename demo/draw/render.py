@@ -1,0 +1,342 @@
+"""Drawing with OpenGL: per-frame numpy batches -> one upload and one draw call each.
+
+Four batches, whatever the number of bodies: fills (triangles, with the polygons' outlines
+drawn by the fill shader), lines (segment bodies and overlays), points (particles and contact
+points) and text. Shaders live in shaders/<name>.vert/.frag and are loaded by name. The
+vertex layouts are demo.draw.mesh's; the bodies' fills are uploaded once (in local
+coordinates) and placed by the vertex shader from a texture of the bodies' poses.
+
+Import this module only after demo.context has made a context current: PyOpenGL must not be
+imported before the context module has chosen its platform.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from importlib.resources.abc import Traversable
+
+import numpy as np
+from OpenGL import GL
+
+from demo import resources
+from demo.draw.batch import OverlayBatch
+from demo.draw.camera import Camera
+from demo.draw.mesh import FILL_FLOATS, OUTLINE_COLORS, POSE_WIDTH, VERTEX_FLOATS
+from demo.draw.palette import BACKGROUND
+from demo.draw.text import BASE_FONT_PX, GlyphAtlas, TextBatch
+
+SHADER_DIR = resources.path("shaders")
+
+#: Outline width (framebuffer pixels) of the polygons, as the original's 1-pixel lines.
+OUTLINE_PX = 1.0
+#: The original's noise texture: 128 x 128.
+NOISE_SIZE = 128
+#: Darkest value of the noise (1 = brightest): the fill colour is multiplied by it.
+NOISE_MIN = 0.6
+#: Size of points (particles, contact points) in pixels at scale 1 (the original: 4).
+POINT_SIZE_PX = 4.0
+
+
+class ShaderError(RuntimeError):
+    """A shader failed to load, compile or link; the message names the file and has the GLSL log."""
+
+
+def noise_texture(size: int = NOISE_SIZE, seed: int = 2004) -> np.ndarray:
+    """A soft tileable value-noise image (size, size) float32 in [NOISE_MIN, 1]."""
+    rng = np.random.default_rng(seed)
+    total = np.zeros((size, size))
+    weight_sum = 0.0
+    for octave, period in enumerate((4, 8, 16, 32)):
+        grid = rng.random((period, period))
+        coord = np.arange(size) * period / size
+        i0 = np.floor(coord).astype(np.int64)
+        i1 = (i0 + 1) % period  # wrap: the texture repeats without seams
+        f = coord - i0
+        f = f * f * (3.0 - 2.0 * f)
+        rows = grid[i0][:, i0] * (1 - f)[None, :] + grid[i0][:, i1] * f[None, :]
+        rows_next = grid[i1][:, i0] * (1 - f)[None, :] + grid[i1][:, i1] * f[None, :]
+        layer = rows * (1 - f)[:, None] + rows_next * f[:, None]
+        weight = 0.5**octave
+        total += weight * layer
+        weight_sum += weight
+    total /= weight_sum
+    lo, hi = total.min(), total.max()
+    unit = (total - lo) / max(hi - lo, 1e-12)
+    return (NOISE_MIN + (1.0 - NOISE_MIN) * unit).astype(np.float32)
+
+
+# ----------------------------------------------------------------------------------------------
+# GL side.
+
+
+def _compile(path: Traversable, stage: int) -> int:
+    try:
+        source = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ShaderError(f"shader {path}: cannot read ({exc.strerror})") from None
+    shader = GL.glCreateShader(stage)
+    GL.glShaderSource(shader, source)
+    GL.glCompileShader(shader)
+    if not GL.glGetShaderiv(shader, GL.GL_COMPILE_STATUS):
+        log = GL.glGetShaderInfoLog(shader)
+        log_text = log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)
+        GL.glDeleteShader(shader)
+        raise ShaderError(f"shader {path} failed to compile:\n{log_text.strip()}")
+    return int(shader)
+
+
+def load_program(name: str, shader_dir: Traversable = SHADER_DIR) -> int:
+    """Compile and link shaders/<name>.vert and .frag; ShaderError names the file and has the log."""
+    vert = _compile(shader_dir / f"{name}.vert", GL.GL_VERTEX_SHADER)
+    frag = _compile(shader_dir / f"{name}.frag", GL.GL_FRAGMENT_SHADER)
+    program = GL.glCreateProgram()
+    GL.glAttachShader(program, vert)
+    GL.glAttachShader(program, frag)
+    GL.glLinkProgram(program)
+    GL.glDeleteShader(vert)
+    GL.glDeleteShader(frag)
+    if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
+        log = GL.glGetProgramInfoLog(program)
+        log_text = log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)
+        raise ShaderError(f"shaders {shader_dir / name}.vert/.frag failed to link:\n{log_text.strip()}")
+    return int(program)
+
+
+class _Stream:
+    """A vertex array + buffer re-filled every frame with one upload.
+
+    ``floats``: floats per vertex (VERTEX_FLOATS, or FILL_FLOATS with the outline code).
+    """
+
+    def __init__(self, floats: int = VERTEX_FLOATS) -> None:
+        self.vao = int(GL.glGenVertexArrays(1))
+        self.vbo = int(GL.glGenBuffers(1))
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        stride = floats * 4
+        layout = [(0, 0, 2), (1, 8, 2), (2, 16, 4)]
+        if floats == FILL_FLOATS:
+            layout += [(3, 32, 1), (4, 36, 1)]
+        for location, offset, size in layout:
+            GL.glEnableVertexAttribArray(location)
+            GL.glVertexAttribPointer(
+                location, size, GL.GL_FLOAT, GL.GL_FALSE, stride, ctypes.c_void_p(offset)
+            )
+        GL.glBindVertexArray(0)
+
+    def upload(self, vertices: np.ndarray) -> None:
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        GL.glBufferData(
+            GL.GL_ARRAY_BUFFER, vertices.nbytes, np.ascontiguousarray(vertices), GL.GL_STREAM_DRAW
+        )
+
+
+class _FillBuffer(_Stream):
+    """The fill vertex buffer: the bodies' fills (kept while their version holds), then overlays."""
+
+    def __init__(self) -> None:
+        super().__init__(FILL_FLOATS)
+        self.capacity = 0  # vertices
+        self.version = -1
+        self.body_count = 0  # vertices of the bodies' part
+
+    def fill(self, body_fills: np.ndarray, version: int, fills: np.ndarray) -> int:
+        """Bring the buffer up to date; returns the number of vertices to draw."""
+        GL.glBindVertexArray(self.vao)
+        GL.glBindBuffer(GL.GL_ARRAY_BUFFER, self.vbo)
+        stride = FILL_FLOATS * 4
+        bodies, total = len(body_fills), len(body_fills) + len(fills)
+        if total > self.capacity or version != self.version or bodies != self.body_count:
+            # Room for the overlays to grow without re-sending the bodies every frame.
+            self.capacity = max(total + total // 2, 1024)
+            GL.glBufferData(GL.GL_ARRAY_BUFFER, self.capacity * stride, None, GL.GL_DYNAMIC_DRAW)
+            if bodies:
+                GL.glBufferSubData(GL.GL_ARRAY_BUFFER, 0, body_fills.nbytes, np.ascontiguousarray(body_fills))
+            self.version, self.body_count = version, bodies
+        if len(fills):
+            GL.glBufferSubData(GL.GL_ARRAY_BUFFER, bodies * stride, fills.nbytes, np.ascontiguousarray(fills))
+        return total
+
+
+def _texture(image: np.ndarray, repeat: bool) -> int:
+    """A single-channel float or byte image as a GL_R8 texture."""
+    texture = int(GL.glGenTextures(1))
+    GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
+    GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
+    data = image if image.dtype == np.uint8 else np.clip(image * 255.0 + 0.5, 0, 255).astype(np.uint8)
+    height, width = data.shape
+    GL.glTexImage2D(
+        GL.GL_TEXTURE_2D,
+        0,
+        GL.GL_R8,
+        width,
+        height,
+        0,
+        GL.GL_RED,
+        GL.GL_UNSIGNED_BYTE,
+        np.ascontiguousarray(data),
+    )
+    wrap = GL.GL_REPEAT if repeat else GL.GL_CLAMP_TO_EDGE
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, wrap)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, wrap)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+    return texture
+
+
+UNIFORMS = (
+    "transform",
+    "noise",
+    "point_size",
+    "viewport",
+    "atlas",
+    "outline_px",
+    "outline_colors",
+    "poses",
+    "pose_width",
+)
+
+
+class Renderer:
+    """Owns the programs, buffers and textures; draws a frame with a constant number of calls.
+
+    ``draw_calls`` is the number of draw calls of the last frame (at most 4).
+    """
+
+    def __init__(self, text_scale: int = 1, shader_dir: Traversable = SHADER_DIR) -> None:
+        self.programs = {name: load_program(name, shader_dir) for name in ("fill", "line", "text")}
+        self._uniform = {
+            (name, u): GL.glGetUniformLocation(program, u)
+            for name, program in self.programs.items()
+            for u in UNIFORMS
+        }
+        self.streams = {kind: _Stream() for kind in ("line", "point", "text")}
+        # Two fill buffers used in turn, each holding the bodies' fills (uploaded when they
+        # change) followed by this frame's overlay fills: writing the one the previous frame
+        # may still be drawing from would make the driver wait for it.
+        self.fill_buffers = [_FillBuffer(), _FillBuffer()]
+        self._fill_turn = 0
+        self.pose_texture = int(GL.glGenTextures(1))
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.pose_texture)
+        for parameter, value in (
+            (GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+            (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+            (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+            (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+        ):
+            GL.glTexParameteri(GL.GL_TEXTURE_2D, parameter, value)
+        self._pose_rows = 0
+        # Uniforms that never change are set once: a program keeps its uniform values.
+        GL.glUseProgram(self.programs["fill"])
+        GL.glUniform1i(self._uniform["fill", "noise"], 0)
+        GL.glUniform1i(self._uniform["fill", "poses"], 1)
+        GL.glUniform1i(self._uniform["fill", "pose_width"], POSE_WIDTH)
+        GL.glUniform1f(self._uniform["fill", "outline_px"], OUTLINE_PX)
+        GL.glUniform4fv(self._uniform["fill", "outline_colors"], 3, OUTLINE_COLORS)
+        GL.glUseProgram(self.programs["text"])
+        GL.glUniform1i(self._uniform["text", "atlas"], 0)
+        GL.glUseProgram(0)
+        self.noise_texture = _texture(noise_texture(), repeat=True)
+        self.text_scale = max(int(text_scale), 1)
+        self.atlas = GlyphAtlas(BASE_FONT_PX * self.text_scale)
+        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.text = TextBatch(self.atlas)
+        self.overlay = OverlayBatch()
+        self.draw_calls = 0
+
+    def set_text_scale(self, scale: int) -> None:
+        """HiDPI scale (framebuffer pixels per window pixel) for points and the default font."""
+        self.text_scale = max(int(scale), 1)
+
+    def set_font_size(self, pixel_size: int) -> None:
+        """Rebuild the glyph atlas at ``pixel_size`` (only when it changes: on resize)."""
+        pixel_size = max(int(pixel_size), 1)
+        if pixel_size == self.atlas.pixel_size:
+            return
+        self.atlas = GlyphAtlas(pixel_size)
+        GL.glDeleteTextures([self.atlas_texture])
+        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.text = TextBatch(self.atlas)
+
+    def draw(
+        self,
+        framebuffer: int,
+        width: int,
+        height: int,
+        camera: Camera,
+        fills: np.ndarray,
+        lines: np.ndarray,
+        points: np.ndarray,
+        text: np.ndarray,
+        bodies: tuple[np.ndarray, int, np.ndarray] | None = None,
+    ) -> None:
+        """Clear and draw one frame into ``framebuffer`` of ``width`` x ``height`` pixels.
+
+        ``fills`` (world coordinates), ``lines``, ``points``, ``text``: this frame's batches.
+        ``bodies``: ``(fills, version, poses)`` from :class:`BodyMesh` (``body_fills``, its
+        ``version``, ``poses``): the bodies' fills, re-uploaded only when ``version`` changes,
+        drawn in the same call as ``fills``.
+        """
+        self.draw_calls = 0
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, framebuffer)
+        if width <= 0 or height <= 0:
+            return  # minimised: nothing to draw into
+        GL.glViewport(0, 0, width, height)
+        GL.glClearColor(*BACKGROUND, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+        GL.glEnable(GL.GL_BLEND)
+        GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
+        GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
+        transform = camera.matrix()
+
+        body_fills, version, poses = bodies if bodies is not None else (fills[:0], -1, None)
+        if len(fills) or len(body_fills):
+            program = self.programs["fill"]
+            GL.glUseProgram(program)
+            GL.glUniformMatrix4fv(self._uniform["fill", "transform"], 1, GL.GL_TRUE, transform)
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.noise_texture)
+            GL.glActiveTexture(GL.GL_TEXTURE1)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.pose_texture)
+            if poses is not None and len(body_fills):
+                self._upload_poses(poses)
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            buffer = self.fill_buffers[self._fill_turn]
+            self._fill_turn = 1 - self._fill_turn
+            count = buffer.fill(body_fills, version, fills)
+            GL.glDrawArrays(GL.GL_TRIANGLES, 0, count)
+            self.draw_calls += 1
+        if len(lines) or len(points):
+            GL.glUseProgram(self.programs["line"])
+            GL.glUniformMatrix4fv(self._uniform["line", "transform"], 1, GL.GL_TRUE, transform)
+            GL.glUniform1f(self._uniform["line", "point_size"], POINT_SIZE_PX * self.text_scale)
+            if len(lines):
+                self._draw("line", lines, GL.GL_LINES)
+            if len(points):
+                self._draw("point", points, GL.GL_POINTS)
+        if len(text):
+            GL.glUseProgram(self.programs["text"])
+            GL.glUniform2f(self._uniform["text", "viewport"], float(width), float(height))
+            GL.glActiveTexture(GL.GL_TEXTURE0)
+            GL.glBindTexture(GL.GL_TEXTURE_2D, self.atlas_texture)
+            self._draw("text", text, GL.GL_TRIANGLES)
+        GL.glBindVertexArray(0)
+
+    def _upload_poses(self, poses: np.ndarray) -> None:
+        """``poses (rows * POSE_WIDTH, 4)`` float32 into the bound pose texture (RGBA32F)."""
+        rows = len(poses) // POSE_WIDTH
+        data = np.ascontiguousarray(poses, dtype=np.float32)
+        if rows != self._pose_rows:
+            GL.glTexImage2D(
+                GL.GL_TEXTURE_2D, 0, GL.GL_RGBA32F, POSE_WIDTH, rows, 0, GL.GL_RGBA, GL.GL_FLOAT, data
+            )
+            self._pose_rows = rows
+        else:
+            GL.glTexSubImage2D(GL.GL_TEXTURE_2D, 0, 0, 0, POSE_WIDTH, rows, GL.GL_RGBA, GL.GL_FLOAT, data)
+
+    def _draw(self, kind: str, vertices: np.ndarray, mode: int) -> None:
+        stream = self.streams[kind]
+        stream.upload(vertices)
+        GL.glDrawArrays(mode, 0, len(vertices))
+        self.draw_calls += 1

@@ -1,0 +1,404 @@
+"""The teaching scenes: the tutorial's programs T1, T2, T3, T5a, T6 and T9, one pair at a time.
+
+Each shows one algorithm on two polygons with the engine's one-pair functions (``intersect``,
+``find_mtd``, ``sweep``, ``contact_points``) or, for ``clipping``, the Sutherland-Hodgman
+polygon clip below. The polygons are static bodies of a world without gravity, so the program
+draws them as usual; the scene moves and turns them itself. One class per tutorial, each with
+its own ``on_overlay``: that is where a tutorial's figure is drawn.
+
+The original's setup (ORIGINAL_DEMO.md section 2): two random regular polygons, 3-8 vertices
+(T5a: 2-7), radius 10-15, centres in [25, 75]^2 of a 100-unit-high view; arrow keys move A by 2
+units; Space makes new ones; Enter pushes A out by the MTD; the left mouse button sets A's
+per-frame displacement to ``cursor - A`` for the swept test; T5a/T6 spin A and B at 0.1 and
+0.6 rad/s.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from collision import Hit, World, contact_points, find_mtd, intersect, sweep
+from collision.shapes import Polygon
+from demo.draw import palette
+from demo.scenes.base import MOVES, FrameInput, Scene, fixed_count_fields, wrap_angle
+
+#: The original's window: 100 units high, 4:3.
+VIEW = (0.0, 0.0, 400.0 / 3.0, 100.0)
+#: Bodies never leave this (the arrow keys are clamped to it).
+BOUNDS = (-20.0, -20.0, 400.0 / 3.0 + 20.0, 120.0)
+RADIUS_RANGE = (10.0, 15.0)
+CENTRE_RANGE = (25.0, 75.0)
+#: One arrow-key press moves A this far (units); held, it keeps moving at MOVE_SPEED units/s.
+MOVE_STEP, MOVE_SPEED = 2.0, 40.0
+#: Enter pushes A by the MTD times this: 1% more than touching, as the original did, so the
+#: pair ends up apart rather than exactly touching.
+SEPARATE_FACTOR = 1.01
+#: Spin rates of A and B (rad/s, T5a/T6).
+SPIN_A, SPIN_B = 0.1, 0.6
+#: Length (units) of the normal arrow for a future hit (T3: 10).
+FUTURE_NORMAL_LENGTH = 10.0
+#: Length (units) of the normal arrows at T6's contact pairs.
+CONTACT_NORMAL_LENGTH = 4.0
+
+
+# ----------------------------------------------------------------------------------------------
+# Sutherland-Hodgman.
+
+
+def clip_polygon(subject: np.ndarray, clip: np.ndarray) -> np.ndarray:
+    """The intersection of two convex CCW polygons ``subject (k, 2)`` and ``clip (m, 2)``: (j, 2).
+
+    Sutherland-Hodgman: the subject is cut by the inner half-plane of each clip edge in turn.
+    An empty result has shape (0, 2); touching shapes may give a degenerate polygon (area 0).
+    """
+    out = np.asarray(subject, dtype=np.float64).reshape(-1, 2)
+    c = np.asarray(clip, dtype=np.float64).reshape(-1, 2)
+    m = len(c)
+    for i in range(m):
+        if len(out) == 0:
+            break
+        p, q = c[i], c[(i + 1) % m]
+        edge = q - p
+        # Inside = left of the edge (CCW): cross(edge, v - p) >= 0.
+        side = edge[0] * (out[:, 1] - p[1]) - edge[1] * (out[:, 0] - p[0])
+        kept: list[np.ndarray] = []
+        k = len(out)
+        for j in range(k):
+            cur, nxt = out[j], out[(j + 1) % k]
+            s_cur, s_nxt = side[j], side[(j + 1) % k]
+            if s_cur >= 0.0:
+                kept.append(cur)
+            if (s_cur >= 0.0) != (s_nxt >= 0.0):
+                t = s_cur / (s_cur - s_nxt)
+                kept.append(cur + t * (nxt - cur))
+        out = np.array(kept).reshape(-1, 2)
+    return out
+
+
+def polygon_area(vertices: np.ndarray) -> float:
+    """Signed area (positive for CCW) of ``vertices (k, 2)`` (shoelace)."""
+    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+    if len(v) < 3:
+        return 0.0
+    x, y = v[:, 0], v[:, 1]
+    return 0.5 * float(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+
+
+# ----------------------------------------------------------------------------------------------
+# The common pair scene.
+
+PairShapes = list[tuple[Any, Any, float]]
+
+
+def random_pair(rng: np.random.Generator, sides: tuple[int, int]) -> PairShapes:
+    """The original's pair: (shape, centre, angle) for A and B (regular, radius 10..15)."""
+    pair = []
+    for _ in range(2):
+        n = int(rng.integers(sides[0], sides[1] + 1))
+        r = float(rng.uniform(*RADIUS_RANGE))
+        shape = Polygon.regular(n, r) if n >= 3 else Polygon([[-r, 0.0], [r, 0.0]])
+        centre = rng.uniform(*CENTRE_RANGE, size=2)
+        pair.append((shape, centre, float(rng.uniform(0.0, 2.0 * math.pi))))
+    return pair
+
+
+@dataclass(eq=False, kw_only=True)
+class PairScene(Scene):
+    """Polygons A (body 0) and B (body 1), static, in a world without gravity.
+
+    ``motion (2,)``: A's motion for the swept test (units per test); ``spinning``: A and B turn
+    at SPIN_A and SPIN_B rad/s.
+    """
+
+    family: str = "teaching"
+    motion: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    spinning: bool = False
+
+    @property
+    def a(self) -> np.ndarray:
+        """A's vertices in world units (k, 2)."""
+        return self.world.vertices(0)
+
+    @property
+    def b(self) -> np.ndarray:
+        """B's vertices in world units (k, 2)."""
+        return self.world.vertices(1)
+
+    def move_a(self, delta: Any) -> None:
+        """Move polygon A by ``delta (2,)``, kept inside the scene's view."""
+        world = self.world
+        p = world.position[0] + np.asarray(delta, dtype=np.float64)
+        x0, y0, x1, y1 = self.view
+        world.position[0] = np.clip(p, [x0, y0], [x1, y1])
+
+    def separate(self) -> bool:
+        """Push A out of B by the MTD (times SEPARATE_FACTOR); True if they overlapped."""
+        mtd = find_mtd(self.a, self.b)
+        if mtd is None or not mtd.any():
+            return False
+        self.world.position[0] += mtd * SEPARATE_FACTOR
+        return True
+
+    def on_action(self, action: str, frame: FrameInput) -> bool:
+        if action in MOVES:
+            self.move_a(np.array(MOVES[action]) * MOVE_STEP)
+            return True
+        if action == "reset_count" and "separate" in self.traits:
+            self.separate()
+            return True
+        if action == "attract" and "aim" in self.traits:
+            self.motion = frame.cursor - self.world.position[0]
+            return True
+        if action == "toggle_spin" and "spin" in self.traits:
+            self.spinning = not self.spinning
+            return True
+        return False
+
+    def on_step(self, dt: float, frame: FrameInput) -> None:
+        direction = frame.direction()
+        if direction.any():
+            self.move_a(direction * MOVE_SPEED * dt)
+        if self.spinning:
+            world = self.world
+            world.angle[0] = wrap_angle(world.angle[0] + SPIN_A * dt)
+            world.angle[1] = wrap_angle(world.angle[1] + SPIN_B * dt)
+
+    def outline_ab(self, batch: Any) -> tuple[np.ndarray, np.ndarray]:
+        """A's outline white, B's black, labels A and B; returns their vertices."""
+        world = self.world
+        a, b = self.a, self.b
+        batch.add_polygon(a, None, palette.POLY_A_OUTLINE)
+        batch.add_polygon(b, None, palette.POLY_B_OUTLINE)
+        batch.add_text("Poly A", world.position[0], palette.LABEL_TEXT)
+        batch.add_text("Poly B", world.position[1], palette.LABEL_TEXT)
+        return a, b
+
+    def colour_by_overlap(self, overlapping: bool) -> None:
+        color = palette.PAIR_COLLIDING if overlapping else palette.PAIR_APART
+        self.body_colors = {0: color, 1: color}
+
+
+def pair_world(shapes: PairShapes) -> World:
+    """A world without gravity holding A and B as static bodies 0 and 1."""
+    world = World(gravity=(0.0, 0.0), solver="arcade")
+    for shape, centre, angle in shapes:
+        world.add_body(shape, centre, angle=angle, static=True)
+    return world
+
+
+def pair_fields(name: str, seed: int, help_lines: list[str], shapes: PairShapes) -> dict[str, Any]:
+    """The Scene fields every pair scene shares (no turret: two polygons the scene moves itself,
+    nothing for a bullet to push)."""
+    fields = fixed_count_fields(name, pair_world(shapes), seed, VIEW, help_lines, None, bounds=BOUNDS)
+    return {**fields, "mouse_forces": False}
+
+
+def pair_scene(
+    name: str,
+    seed: int,
+    help_lines: list[str],
+    sides: tuple[int, int] = (3, 8),
+    shapes: PairShapes | None = None,
+    kind: type[PairScene] = PairScene,
+    traits: frozenset[str] = frozenset(),
+) -> Any:
+    """A ``kind`` of pair scene; ``shapes``: ``(shape, centre, angle)`` for A and B (default: the
+    original's random pair from ``seed``)."""
+    if shapes is None:
+        shapes = random_pair(np.random.default_rng(seed), sides)
+    return kind(**pair_fields(name, seed, help_lines, shapes), traits=frozenset({"pair", "random"}) | traits)
+
+
+# ----------------------------------------------------------------------------------------------
+# sat (T1) and mtd (T2).
+
+
+@dataclass(eq=False, kw_only=True)
+class SatScene(PairScene):
+    """T1: A and B red while the separating-axis test finds them overlapping, green otherwise;
+    with ``separate`` (T2) the push vector is drawn and Enter separates them."""
+
+    def on_overlay(self, batch: Any, frame: FrameInput) -> None:
+        a, b = self.outline_ab(batch)
+        hit = intersect(a, b)
+        self.colour_by_overlap(hit)
+        self.status = [f"A and B {'intersect' if hit else 'do not intersect'} (separating-axis test)"]
+        if "separate" in self.traits:
+            mtd = find_mtd(a, b)
+            if mtd is not None:
+                mid = 0.5 * (self.world.position[0] + self.world.position[1])
+                batch.add_arrows(mid, mid + mtd, palette.PUSH)
+                self.status.append(f"push vector (MTD) {mtd[0]:+.2f}, {mtd[1]:+.2f}: Enter separates")
+
+
+def build_sat(seed: int = 0, bodies: int | None = None) -> SatScene:
+    return pair_scene(
+        "sat",
+        seed,
+        ["sat (T1): arrows move A, Space: new polygons", "red: they intersect, green: they do not"],
+        kind=SatScene,
+    )
+
+
+def build_mtd(seed: int = 0, bodies: int | None = None) -> SatScene:
+    return pair_scene(
+        "mtd",
+        seed,
+        ["mtd (T2): arrows move A, Space: new polygons", "the arrow is the push vector; Enter separates"],
+        kind=SatScene,
+        traits=frozenset({"separate"}),
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# swept (T3), rotation (T5a), contacts (T6).
+
+
+@dataclass(frozen=True)
+class SweptResult:
+    """The swept test of A moving by ``motion`` against B: what the overlay draws.
+
+    ``hit``: the engine's Hit or None; ``ghost``: A's vertices at the time of impact or None;
+    ``pairs``: contact pairs ``[(on A, on B), ...]`` at the time of impact; ``a``, ``b``: the
+    polygons' vertices now.
+    """
+
+    hit: Hit | None
+    ghost: np.ndarray | None
+    pairs: list[tuple[np.ndarray, np.ndarray]]
+    a: np.ndarray
+    b: np.ndarray
+    motion: np.ndarray
+
+
+@dataclass(eq=False, kw_only=True)
+class SweptScene(PairScene):
+    """T3 (and T5a, T6): A launched along ``motion`` at B: the ghost of A at the time of impact,
+    the collision normal and the time; with ``show_pairs`` (T6) the contact pairs."""
+
+    show_pairs: bool = False
+
+    def swept(self) -> SweptResult:
+        a, b = self.a, self.b
+        motion = np.asarray(self.motion, dtype=np.float64)
+        hit = sweep(a, b, motion, 1.0)
+        if hit is None:
+            return SweptResult(None, None, [], a, b, motion)
+        return SweptResult(hit, a + motion * hit.t, contact_points(a, b, hit, motion), a, b, motion)
+
+    def on_overlay(self, batch: Any, frame: FrameInput) -> None:
+        a, _ = self.outline_ab(batch)
+        result = self.swept()
+        hit, motion = result.hit, result.motion
+        centre = self.world.position[0]
+        if motion.any():
+            batch.add_arrows(centre, centre + motion, palette.WHITE)
+            batch.add_polygon(a + motion, None, palette.MOTION_GHOST)
+        self.colour_by_overlap(hit is not None and hit.overlapping)
+        if hit is None:
+            self.status = ["no collision within the motion"]
+        elif hit.overlapping:
+            mid = 0.5 * (self.world.position[0] + self.world.position[1])
+            batch.add_arrows(mid, mid + hit.normal * hit.depth, palette.PUSH)
+            self.status = [f"overlapping: push vector depth {hit.depth:.2f} (Enter separates)"]
+        else:
+            batch.add_polygon(result.ghost, palette.TOI_GHOST_FILL, palette.TOI_GHOST_LINE)
+            start = centre + motion * hit.t
+            batch.add_arrows(start, start + hit.normal * FUTURE_NORMAL_LENGTH, palette.WHITE)
+            self.status = [f"collision at t = {hit.t:.3f} of the motion"]
+        if self.show_pairs and hit is not None and result.pairs:
+            self.draw_pairs(batch, result)
+
+    def draw_pairs(self, batch: Any, result: SweptResult) -> None:
+        """T6's contact pairs: a red segment from the point on A to the point on B, B's normal."""
+        assert result.hit is not None
+        pa = np.array([p for p, _ in result.pairs])
+        pb = np.array([q for _, q in result.pairs])
+        batch.add_lines(np.stack([pa, pb], axis=1), palette.CONTACT_PAIR)
+        batch.add_points(np.concatenate([pa, pb]), palette.CONTACT_PAIR)
+        batch.add_arrows(pb, pb + result.hit.normal * CONTACT_NORMAL_LENGTH, palette.WHITE)
+        count = len(result.pairs)
+        kind = "edge-edge" if count == 2 else "point-edge"
+        self.status.append(f"{count} contact pair{'s' * (count > 1)} ({kind})")
+
+
+_SWEPT_HELP = "left mouse: launch A toward the cursor; arrows move A; Enter separates"
+
+
+def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs: bool) -> SweptScene:
+    traits = frozenset({"separate", "aim"} | ({"spin"} if spins else set()))
+    scene: SweptScene = pair_scene(
+        name, seed, help_lines, sides=(2, 7) if name == "rotation" else (3, 8), kind=SweptScene, traits=traits
+    )
+    world = scene.world
+    if intersect(scene.a, scene.b):
+        # Start apart, so the first picture is a future hit: A moved out along the centre line.
+        d = world.position[0] - world.position[1]
+        d = d / np.hypot(*d) if np.hypot(*d) > 1e-9 else np.array([1.0, 0.0])
+        reach = float(world._radius[0] + world._radius[1]) + 4.0
+        world.position[0] = world.position[1] + d * reach
+    # Start with A launched at B, so the scene shows a hit before any click.
+    scene.motion = (world.position[1] - world.position[0]) * 1.2
+    scene.show_pairs = pairs
+    # T6 started with the rotation paused.
+    scene.spinning = spins and not pairs
+    return scene
+
+
+def build_swept(seed: int = 0, bodies: int | None = None) -> SweptScene:
+    return swept_scene("swept", seed, [f"swept (T3): {_SWEPT_HELP}"], spins=False, pairs=False)
+
+
+def build_rotation(seed: int = 0, bodies: int | None = None) -> SweptScene:
+    help_lines = [f"rotation (T5a): {_SWEPT_HELP}", "a: spin on / off, p: pause"]
+    return swept_scene("rotation", seed, help_lines, spins=True, pairs=False)
+
+
+def build_contacts(seed: int = 0, bodies: int | None = None) -> SweptScene:
+    help_lines = [f"contacts (T6): {_SWEPT_HELP}", "a: spin on / off (starts off); red: contact pairs"]
+    return swept_scene("contacts", seed, help_lines, spins=True, pairs=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# clipping (T9).
+
+
+@dataclass(eq=False, kw_only=True)
+class ClippingScene(PairScene):
+    """T9: A clipped by B (Sutherland-Hodgman), drawn over both."""
+
+    def clipped(self) -> np.ndarray:
+        """The intersection polygon of A and B now, (j, 2)."""
+        return clip_polygon(self.a, self.b)
+
+    def on_overlay(self, batch: Any, frame: FrameInput) -> None:
+        self.outline_ab(batch)
+        piece = self.clipped()
+        self.body_colors = {0: palette.PAIR_NEUTRAL, 1: palette.PAIR_NEUTRAL}
+        if len(piece) >= 3:
+            batch.add_polygon(piece, palette.CLIP_FILL, palette.CLIP_LINE)
+            self.status = [f"intersection: {len(piece)} vertices, area {polygon_area(piece):.1f}"]
+        else:
+            self.status = ["no intersection"]
+
+
+def build_clipping(seed: int = 0, bodies: int | None = None) -> ClippingScene:
+    help_lines = ["clipping (T9): arrows move A, Space: new polygons", "yellow: A clipped by B"]
+    scene: ClippingScene = pair_scene("clipping", seed, help_lines, kind=ClippingScene)
+    world = scene.world
+    world.position[0] = world.position[1] + (world.position[0] - world.position[1]) * 0.3  # overlapping
+    return scene
+
+
+BUILDERS = {
+    "sat": build_sat,
+    "mtd": build_mtd,
+    "swept": build_swept,
+    "rotation": build_rotation,
+    "contacts": build_contacts,
+    "clipping": build_clipping,
+}
