@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 
 import numpy as np
+import pytest
 
 from demo import bench
+from demo.bench import engines, scenes, speed
 
 FIELDS = {
     "scene",
@@ -58,3 +61,134 @@ def test_bullet_run_reports_exactly_the_agreed_fields(capsys) -> None:  # type: 
     assert result["scene"] == "bullet" and result["bodies"] == 2 and result["steps"] == 60
     assert result["escaped"] == 0 and result["nan"] is False
     assert 9.9 <= result["bullet_x"] <= 10.1
+
+
+# -- the comparison harness (python -m demo bench --vs / --scale / --physics) -------------------
+
+ENGINES = ("ours", "box2d", "pymunk")
+
+
+def test_every_engine_builds_the_same_bodies_from_one_description() -> None:
+    """Same centres of mass, angles, masses and inertias in ours, Box2D v3 (float32) and pymunk."""
+    scene = scenes.pile(60, seed=5)
+    built = {name: engines.build(name, scene) for name in ENGINES}
+    reference = built["ours"].state()
+    mass, inertia = built["ours"].mass_properties()
+    for name in ("box2d", "pymunk"):
+        state = built[name].state()
+        np.testing.assert_allclose(state.position, reference.position, atol=1e-5, err_msg=name)
+        np.testing.assert_allclose(np.cos(state.angle), np.cos(reference.angle), atol=1e-6, err_msg=name)
+        m, i = built[name].mass_properties()
+        np.testing.assert_allclose(m, mass, rtol=1e-5, err_msg=name)
+        np.testing.assert_allclose(i, inertia, rtol=1e-5, err_msg=name)
+
+
+def test_the_pile_spreads_sideways_beyond_1000_bodies_and_keeps_its_1000_layout() -> None:
+    assert scenes.pile_columns(1000) == 24 and scenes.pile_columns(250) == 24
+    assert scenes.pile_columns(8000) == 192
+    tall = max(y for _, _, y in scenes.pile_shapes(count=8000))
+    assert tall == max(y for _, _, y in scenes.pile_shapes(count=1000))  # the same 42 rows
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_one_timed_run_in_its_own_process_reports_times_and_outcome(engine: str) -> None:
+    result = speed.spawn(engine, "pyramid", 4, 20)
+    assert result["engine"] == engine and result["bodies"] == 10 and result["steps"] == 20
+    assert result["total_s"] > 0.0 and result["step_ms_mean"] > 0.0 and result["cpu_s"] >= 0.0
+    assert result["escaped"] == 0 and result["nan"] is False
+    assert result["max_displacement"] < 0.1  # a 4-row pyramid stands
+
+
+def _fake_spawn(calls: list[tuple[str, str, int]], ms: dict[str, float]):  # type: ignore[no-untyped-def]
+    def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, object]:
+        calls.append((engine, scene_name, size))
+        total = ms[engine] * steps / 1e3
+        return {
+            "engine": engine,
+            "bodies": size * 10,
+            "total_s": total,
+            "step_ms_mean": ms[engine],
+            "max_displacement": 0.01,
+            "max_speed_end": 0.0,
+            "escaped": 0,
+            "nan": False,
+        }
+
+    return spawn
+
+
+def test_engines_alternate_their_order_from_round_to_round(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    calls: list[tuple[str, str, int]] = []
+    monkeypatch.setattr(speed, "spawn", _fake_spawn(calls, {"ours": 1.0, "box2d": 0.5, "pymunk": 2.0}))
+    speed.rounds_of("pyramid", 20, 600, ["ours", "box2d", "pymunk"], 3, None)
+    order = [engine for engine, _, _ in calls]
+    assert order == ["ours", "box2d", "pymunk", "pymunk", "box2d", "ours", "ours", "box2d", "pymunk"]
+
+
+def test_compare_prints_each_rounds_ratio_and_their_median(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(speed, "spawn", _fake_spawn([], {"ours": 1.0, "box2d": 0.5, "pymunk": 2.0}))
+    text = io.StringIO()
+    result = speed.compare(["pyramid"], "all", 2, False, text, None)
+    assert result["scenes"]["pyramid"]["ratio"]["box2d"]["median"] == pytest.approx(2.0)
+    assert result["scenes"]["pyramid"]["ratio"]["pymunk"]["rounds"] == pytest.approx([0.5, 0.5])
+    printed = text.getvalue()
+    assert "ours/box2d: median 2.00 (rounds 2.00-2.00)" in printed
+    assert "ours/pymunk: median 0.50" in printed and "max displacement 0.010 m" in printed
+    as_json = io.StringIO()
+    speed.compare(["pyramid"], "box2d", 1, True, as_json, None)
+    assert json.loads(as_json.getvalue())["scenes"]["pyramid"]["ratio"]["box2d"]["median"] == pytest.approx(
+        2.0
+    )
+
+
+def test_scale_fits_the_exponent_of_step_time_against_bodies(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, object]:
+        ms = (size / 100.0) ** (1.25 if engine == "ours" else 1.0)
+        return {"engine": engine, "bodies": size, "total_s": ms * steps / 1e3, "step_ms_mean": ms}
+
+    monkeypatch.setattr(speed, "spawn", spawn)
+    result = speed.scale("box2d", 1, True, io.StringIO(), None)
+    assert result["series"]["pile"]["exponent"]["ours"] == pytest.approx(1.25)
+    assert result["series"]["pyramid"]["exponent"]["box2d"] == pytest.approx(1.0)
+    assert [row["size"] for row in result["series"]["pile"]["rows"]] == [250, 500, 1000, 2000, 4000, 8000]
+
+
+def test_the_stage_profile_hook_reads_a_public_profile_when_the_world_has_one() -> None:
+    sim = engines.build("ours", scenes.bullet())
+    assert speed.stage_profile(sim) is None  # our World exposes no per-stage profile yet
+    sim.world.profile = {"collide": 0.5, "solve": 1.5}  # type: ignore[attr-defined]
+    assert speed.stage_profile(sim) == {"collide": 0.5, "solve": 1.5}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--case", "open_gap"],
+        ["--physics", "--vs", "box2d"],
+        ["--vs", "box2d", "--steps", "10"],
+        ["--scale", "pile"],
+        ["--rounds", "2"],
+        ["--vs", "all", "--rounds", "0"],
+        ["--vs", "pymunk", "nope"],
+    ],
+)
+def test_the_command_line_refuses_options_that_do_not_go_together(argv: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+def test_physics_report_shows_every_engine_beside_the_expected_value(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert bench.main(["--physics", "--case", "open_gap", "--json"]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [row["key"] for row in rows] == ["gap", "vn", "vt", "vb"]
+    columns = {"ours/tutorial", "ours/arcade", "ours/iterative", "box2d", "pymunk"}
+    assert all(set(row["results"]) == columns for row in rows)
+    vn = rows[1]
+    assert vn["expected"] == 3.0 and vn["results"]["ours/tutorial"]["status"] == "pass"
+    assert vn["results"]["ours/iterative"]["status"] == "known defect"
+    assert bench.main(["--physics", "--case", "corner_wheel"]) == 0
+    text = capsys.readouterr().out
+    assert "exempt" in text and "time for the spin to fall to 1% of w0 [s]" in text
+    assert bench.main(["--physics", "--case", "nope"]) == 2

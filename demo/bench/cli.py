@@ -1,0 +1,105 @@
+"""The ``python -m demo bench`` command line.
+
+- ``python -m demo bench [SCENE ...] [--json] [--steps N]``: our benchmark scenes in our world,
+  ms/step (median, p95) and how each ended.
+- ``--vs box2d|pymunk|all [SCENE ...] [--rounds N] [--json]``: the same scenes in ours and the
+  other engines, each in its own process, alternating, ratios per round and their median
+  (SCENE from pyramid, pile, pile8000, bullet; default all).
+- ``--scale [--vs ...] [--rounds N] [--json]``: the pile at 250 ... 8000 bodies and the pyramid
+  at 10 ... 60 rows; ratios and fitted exponents.
+- ``--physics [--case NAME ...] [--json]``: the exact physics cases in ours (each solver), Box2D
+  v3 and pymunk beside the expected values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from demo.bench import engines, report, speed
+from demo.bench.run import SCENES, describe, run_scene, warm_up
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m demo bench",
+        description="Benchmarks and the physics comparison (see README's Speed section).",
+    )
+    parser.add_argument(
+        "scenes",
+        nargs="*",
+        metavar="SCENE",
+        help=f"scenes to run (default all): {', '.join(SCENES)}; with --vs also pile8000",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument("--steps", type=int, help="override each scene's step count (ours alone)")
+    parser.add_argument(
+        "--vs",
+        choices=sorted(speed.VS),
+        help="compare with Box2D v3, pymunk or both, each in its own process",
+    )
+    parser.add_argument(
+        "--scale", action="store_true", help="piles of 250..8000 bodies, pyramids of 10..60 rows"
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="rounds of every engine (default 3 with --vs, 1 with --scale)"
+    )
+    parser.add_argument("--physics", action="store_true", help="the exact physics cases in every engine")
+    parser.add_argument(
+        "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
+    )
+    return parser
+
+
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    if args.steps is not None and args.steps <= 0:
+        parser.error(f"--steps {args.steps}: must be > 0")
+    if args.rounds is not None and args.rounds <= 0:
+        parser.error(f"--rounds {args.rounds}: must be > 0")
+    if args.physics and (args.vs or args.scale or args.scenes or args.steps):
+        parser.error("--physics runs the physics cases: it takes only --case and --json")
+    if args.case and not args.physics:
+        parser.error("--case NAME needs --physics")
+    if (args.vs or args.scale) and args.steps is not None:
+        parser.error("--steps applies to our scenes alone, not to --vs or --scale (their steps are fixed)")
+    if args.scale and args.scenes:
+        parser.error("--scale runs its own sizes of the pile and the pyramid: no SCENE arguments")
+    allowed = speed.SPEED_SCENES if args.vs else SCENES
+    for name in args.scenes:
+        if name not in allowed:
+            parser.error(f"scene {name!r}: choose from {', '.join(allowed)}")
+    if args.rounds is not None and not (args.vs or args.scale):
+        parser.error("--rounds needs --vs or --scale")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m demo bench ...`` (see the module docstring); returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    _check(parser, args)
+    if args.physics:
+        return report.main(args.case, args.json)
+    if args.vs or args.scale:
+        vs = args.vs or "all"
+        for engine in ("ours", *speed.VS[vs]):
+            problem = engines.missing(engine)
+            if problem is not None:
+                print(f"--vs {vs}: {problem}", file=sys.stderr)
+                return 2
+        progress = None if args.json else sys.stderr
+        if args.scale:
+            speed.scale(vs, args.rounds or 1, args.json, sys.stdout, progress)
+        else:
+            speed.compare(
+                args.scenes or list(speed.SPEED_SCENES), vs, args.rounds or 3, args.json, sys.stdout, progress
+            )
+        return 0
+    if not args.json:
+        print("compiling / loading the engine ...", file=sys.stderr)
+    warm_up()
+    for name in args.scenes or list(SCENES):
+        result = run_scene(SCENES[name], args.steps)
+        print(json.dumps(result) if args.json else describe(result), flush=True)
+    return 0

@@ -1,0 +1,268 @@
+"""``python -m demo bench --vs box2d|pymunk|all`` and ``--scale``: ours against Box2D v3 and
+pymunk on the same scenes, each engine timed in its own process.
+
+Method: every run is one child process (``python -m demo.bench.worker ENGINE SCENE SIZE
+STEPS``) that builds the scene from the one generator (demo.bench.scenes), compiles or loads
+what it needs, then times each step (wall clock, ``perf_counter``; the process's CPU time is
+recorded beside it) and measures the outcome after the timed loop. The parent runs the
+engines one after another, alternating their order from round to round so that neither
+always runs first on a shared machine, and reports each round's ratio of total step time
+(ours / theirs) and the median over rounds. Settings as the adapters state them: dt 1/60,
+sleeping off, Box2D v3 with 4 substeps on one worker, pymunk's defaults (10 iterations) with a
+metre-sized slop. Ratios from one run are comparable; absolute times are for this machine
+only.
+
+Scenes: ``pyramid`` (20 rows, 210 boxes, 600 steps), ``pile`` (1000 polygons, 600 steps),
+``pile8000`` (8000 polygons, 300 steps), ``bullet`` (60 steps: an outcome, not a timing).
+``--scale``: the pile at 250 ... 8000 bodies and the pyramid at 10 ... 60 rows, 300 steps each,
+with each engine's fitted exponent (ms/step ~ bodies^k, least squares in log-log).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+import numpy as np
+
+from demo.bench import engines, scenes
+from demo.bench.measure import outcome
+from demo.bench.scenes import SceneSpec
+
+
+@dataclass(frozen=True)
+class SpeedScene:
+    """A timed scene: ``build(size)`` from the generator, default size and steps, and whether
+    its outcome includes the deepest overlap (slow to measure on big piles, so piles only)."""
+
+    build: Callable[[int], SceneSpec]
+    size: int
+    steps: int
+    overlap: bool
+    what: str
+
+
+SPEED_SCENES = {
+    "pyramid": SpeedScene(scenes.pyramid, 20, 600, False, "20-row pyramid, 210 boxes"),
+    "pile": SpeedScene(scenes.pile, 1000, 600, True, "1000-body pile"),
+    "pile8000": SpeedScene(scenes.pile, 8000, 300, True, "8000-body pile"),
+    "bullet": SpeedScene(lambda _size: scenes.bullet(), 1, 60, False, "0.1 m box at 500 m/s"),
+}
+SCALE_STEPS = 300
+SCALE = {"pile": (250, 500, 1000, 2000, 4000, 8000), "pyramid": (10, 20, 30, 40, 60)}
+VS = {"box2d": ("box2d",), "pymunk": ("pymunk",), "all": ("box2d", "pymunk")}
+
+
+# -- the child process --------------------------------------------------------------------------
+
+
+def stage_profile(sim: engines.Sim) -> dict[str, float] | None:
+    """Seconds per stage of the last run, if the engine exposes a per-stage profile (a public
+    ``profile`` mapping of stage name to seconds on our World); None if it does not."""
+    world = getattr(sim, "world", None)
+    profile = getattr(world, "profile", None) if sim.label.startswith("ours") else None
+    if profile is None:
+        return None
+    return {str(k): float(v) for k, v in dict(profile).items()}
+
+
+def time_run(engine: str, scene_name: str, size: int, steps: int) -> dict[str, Any]:
+    """Build ``scene_name`` at ``size`` in ``engine``, time ``steps`` steps, measure the outcome."""
+    spec = SPEED_SCENES[scene_name]
+    scene = spec.build(size)
+    if engine == "ours":
+        from demo.bench.run import warm_up
+
+        warm_up()
+    t0 = time.perf_counter()
+    sim = engines.build(engine, scene)
+    build_s = time.perf_counter() - t0
+    start = sim.state()
+    times = np.empty(steps)
+    clock = time.perf_counter
+    cpu0 = time.process_time()
+    for k in range(steps):
+        t = clock()
+        sim.step(1)
+        times[k] = clock() - t
+    cpu = time.process_time() - cpu0
+    result: dict[str, Any] = {
+        "engine": engine,
+        "scene": scene_name,
+        "size": size,
+        "bodies": sum(b.moving for b in scene.bodies),
+        "steps": steps,
+        "build_s": build_s,
+        "total_s": float(times.sum()),
+        "cpu_s": cpu,
+        "step_ms_mean": float(times.mean() * 1e3),
+        "step_ms_median": float(np.median(times) * 1e3),
+        "step_ms_p95": float(np.percentile(times, 95) * 1e3),
+    }
+    result.update(outcome(scene, start, sim.state(), overlap=spec.overlap))
+    profile = stage_profile(sim)
+    if profile is not None:
+        result["profile_s"] = profile
+    return result
+
+
+def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, Any]:
+    """One timed run in a fresh Python process; its JSON result."""
+    command = [sys.executable, "-m", "demo.bench.worker", engine, scene_name, str(size), str(steps)]
+    done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr.strip()}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+# -- the parent ---------------------------------------------------------------------------------
+
+
+def rounds_of(
+    scene_name: str, size: int, steps: int, names: Sequence[str], rounds: int, progress: TextIO | None
+) -> list[dict[str, dict[str, Any]]]:
+    """``rounds`` rounds of every engine in ``names`` (order reversed every other round)."""
+    results = []
+    for r in range(rounds):
+        order = list(names) if r % 2 == 0 else list(reversed(names))
+        round_results = {}
+        for engine in order:
+            if progress is not None:
+                print(
+                    f"  {scene_name} {size}: round {r + 1}/{rounds}, {engine} ...", file=progress, flush=True
+                )
+            round_results[engine] = spawn(engine, scene_name, size, steps)
+        results.append(round_results)
+    return results
+
+
+def ratios(results: list[dict[str, dict[str, Any]]], other: str) -> list[float]:
+    """Per round: ours' total step time over ``other``'s."""
+    return [r["ours"]["total_s"] / r[other]["total_s"] for r in results]
+
+
+def _outcome_text(r: dict[str, Any]) -> str:
+    parts = [
+        f"max displacement {r['max_displacement']:.3f} m",
+        f"max speed at end {r['max_speed_end']:.3f} m/s",
+    ]
+    if "deepest_overlap" in r:
+        parts.append(f"deepest overlap {r['deepest_overlap']:.3f} m")
+    if "bullet_x" in r:
+        stopped = "stopped" if r["bullet_x"] <= 10.0 else "passed the wall"
+        parts = [f"bullet {stopped}, x = {r['bullet_x']:.3f} m (wall x in [10, 10.1])"]
+    parts.append(f"escaped {r['escaped']}" + (", NaN" if r["nan"] else ""))
+    return ", ".join(parts)
+
+
+def compare(
+    scene_names: Sequence[str], vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None
+) -> dict[str, Any]:
+    """``--vs``: rounds of every scene in ours and the other engines; prints the table."""
+    names = ["ours", *VS[vs]]
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "scenes": {}}
+    for scene_name in scene_names:
+        spec = SPEED_SCENES[scene_name]
+        results = rounds_of(scene_name, spec.size, spec.steps, names, rounds, progress)
+        entry: dict[str, Any] = {"what": spec.what, "steps": spec.steps, "runs": results, "ratio": {}}
+        for other in VS[vs]:
+            per_round = ratios(results, other)
+            entry["ratio"][other] = {"rounds": per_round, "median": statistics.median(per_round)}
+        report["scenes"][scene_name] = entry
+        if not as_json:
+            _print_scene(scene_name, entry, names, out)
+    if as_json:
+        print(json.dumps(report), file=out)
+    return report
+
+
+def _print_scene(scene_name: str, entry: dict[str, Any], names: Sequence[str], out: TextIO) -> None:
+    others = [n for n in names if n != "ours"]
+    print(f"{scene_name}: {entry['what']}, {entry['steps']} steps", file=out)
+    head = (
+        "  round "
+        + "".join(f"{n + ' ms/step':>17s}" for n in names)
+        + "".join(f"{'ours/' + o:>14s}" for o in others)
+    )
+    print(head, file=out)
+    for i, run in enumerate(entry["runs"]):
+        times = "".join(f"{run[n]['step_ms_mean']:17.3f}" for n in names)
+        rs = "".join(f"{run['ours']['total_s'] / run[o]['total_s']:14.2f}" for o in others)
+        print(f"  {i + 1:5d} {times}{rs}", file=out)
+    for o in others:
+        per_round = entry["ratio"][o]["rounds"]
+        print(
+            f"  ours/{o}: median {statistics.median(per_round):.2f} "
+            f"(rounds {min(per_round):.2f}-{max(per_round):.2f})",
+            file=out,
+        )
+    last = entry["runs"][-1]
+    for n in names:
+        print(f"  {n}: {_outcome_text(last[n])}", file=out)
+    if "profile_s" in last["ours"]:
+        stages = ", ".join(
+            f"{k} {v * 1e3 / entry['steps']:.3f}" for k, v in last["ours"]["profile_s"].items()
+        )
+        print(f"  ours per stage, ms/step: {stages}", file=out)
+    print("", file=out)
+
+
+def fitted_exponent(bodies: Sequence[float], ms: Sequence[float]) -> float:
+    """k in ms ~ bodies^k, least squares on the logarithms."""
+    slope, _ = np.polyfit(np.log(np.asarray(bodies, dtype=float)), np.log(np.asarray(ms, dtype=float)), 1)
+    return float(slope)
+
+
+def scale(vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None) -> dict[str, Any]:
+    """``--scale``: every size of the pile and the pyramid in every engine; ratios and exponents."""
+    names = ["ours", *VS[vs]]
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "steps": SCALE_STEPS, "series": {}}
+    for series, sizes in SCALE.items():
+        rows = []
+        for size in sizes:
+            results = rounds_of(series, size, SCALE_STEPS, names, rounds, progress)
+            ms = {n: statistics.median(r[n]["step_ms_mean"] for r in results) for n in names}
+            rows.append(
+                {
+                    "size": size,
+                    "bodies": results[0]["ours"]["bodies"],
+                    "ms_per_step": ms,
+                    "ratio": {o: statistics.median(ratios(results, o)) for o in VS[vs]},
+                }
+            )
+        bodies = [row["bodies"] for row in rows]
+        exponents = {n: fitted_exponent(bodies, [row["ms_per_step"][n] for row in rows]) for n in names}
+        report["series"][series] = {"rows": rows, "exponent": exponents}
+        if not as_json:
+            _print_series(series, rows, exponents, names, out)
+    if as_json:
+        print(json.dumps(report), file=out)
+    return report
+
+
+def _print_series(
+    series: str, rows: list[dict[str, Any]], exponents: dict[str, float], names: Sequence[str], out: TextIO
+) -> None:
+    others = [n for n in names if n != "ours"]
+    size_name = "rows" if series == "pyramid" else "size"
+    print(f"{series}, {SCALE_STEPS} steps: ms/step (median over rounds) and ours/other", file=out)
+    print(
+        f"  {size_name:>5s} {'bodies':>7s}"
+        + "".join(f"{n:>11s}" for n in names)
+        + "".join(f"{'ours/' + o:>14s}" for o in others),
+        file=out,
+    )
+    for row in rows:
+        ms = "".join(f"{row['ms_per_step'][n]:11.3f}" for n in names)
+        rs = "".join(f"{row['ratio'][o]:14.2f}" for o in others)
+        print(f"  {row['size']:5d} {row['bodies']:7d}{ms}{rs}", file=out)
+    fitted = ", ".join(f"{n} n^{exponents[n]:.2f}" for n in names)
+    print(f"  fitted: {fitted}", file=out)
+    print("", file=out)

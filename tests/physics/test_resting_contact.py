@@ -1,0 +1,76 @@
+"""Resting contact under gravity: tipping versus sliding, the corner wheel, stacks, a plank
+landing on supports, a kinematic platform's rider, a long drop onto a thin plate, cracks.
+
+Derivations: demo/bench/physics/resting.py. The arcade solver has no rotation response, so it
+is exempt from tipping and the corner wheel; its friction is not Coulomb's, so it is exempt
+from sliding; the tutorial solver (one pass per pair per step) makes no claim to hold stacks.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.physics.helpers import holds, solvers
+
+
+@pytest.mark.parametrize("solver", solvers("ramp_0.5x1_23.5651deg_mu1"))
+def test_a_box_stands_on_a_ramp_shallower_than_atan_w_over_h(solver: str) -> None:
+    """0.5 x 1 box, 3 deg below the critical 26.57 deg, friction 1: no rotation."""
+    holds("ramp_0.5x1_23.5651deg_mu1", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("ramp_0.5x1_29.5651deg_mu1"))
+def test_a_box_tips_on_a_ramp_steeper_than_atan_w_over_h(solver: str) -> None:
+    """3 deg above the critical angle: onto its side within 3 s."""
+    holds("ramp_0.5x1_29.5651deg_mu1", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("ramp_1x0.5_20deg_mu0.2"))
+def test_a_wide_box_slides_down_a_ramp_at_g_sin_minus_mu_cos(solver: str) -> None:
+    """20 deg, mu 0.2: distance and speed after 1 s, no rocking."""
+    holds("ramp_1x0.5_20deg_mu0.2", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("corner_wheel"))
+def test_a_wheel_spinning_in_a_corner_stops_on_time_and_stays_in_the_corner(solver: str) -> None:
+    """t = w0 I (1 + mu^2) / (mu (1 + mu) m g R), with the 16-gon's first-order correction."""
+    holds("corner_wheel", solver)
+
+
+# The arcade solver re-resolves a resting stack's hits within one step; past 64 it warns and
+# resolves the rest in pair order (its documented fallback, not this law's concern).
+@pytest.mark.filterwarnings("ignore:arcade. more than 64 hits:RuntimeWarning")
+@pytest.mark.parametrize("solver", solvers("stack_10"))
+def test_a_stack_of_ten_equal_boxes_stands(solver: str) -> None:
+    """10 s, sleeping on: overlaps <= 0.02 m, no box moves more than 0.05 m."""
+    holds("stack_10", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("heavy_on_light_stack_10"))
+def test_a_heavy_on_light_stack_with_masses_doubling_upward_stands(solver: str) -> None:
+    """Masses 1 to 512 kg from the bottom up: overlaps <= 0.02 m, no drift, after 10 s."""
+    holds("heavy_on_light_stack_10", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("plank_on_supports"))
+def test_a_plank_dropped_flat_onto_two_supports_sinks_no_deeper_than_a_slop(solver: str) -> None:
+    """20 x 0.2 m from 5 m (10 m/s at impact): penetration <= 0.01 m, then rests on them."""
+    holds("plank_on_supports", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("kinematic_carry"))
+def test_a_box_on_a_kinematic_platform_moves_steadily_at_its_velocity(solver: str) -> None:
+    """Platform at 1 m/s: every step's velocity within 0.01 m/s of (1, 0)."""
+    holds("kinematic_carry", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("long_drop_on_thin_plate"))
+def test_a_box_dropped_50_m_onto_a_5_cm_plate_does_not_tunnel(solver: str) -> None:
+    """31.6 m/s at impact, 0.53 m per step: it rests on the plate."""
+    holds("long_drop_on_thin_plate", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("slide_across_cracks_8"))
+def test_a_box_slides_across_flush_tiles_without_snagging(solver: str) -> None:
+    """Frictionless, 5 m/s over five cracks: speed and height unchanged (seed 002's cracks)."""
+    holds("slide_across_cracks_8", solver)
