@@ -203,6 +203,12 @@ def elastic_gas(count: int = 16, seconds: float = 10.0, seed: int = 4) -> Case:
     )
 
 
+#: A sleeping case proves nothing unless the sleeper was asleep when struck.
+WAS_ASLEEP = Check(
+    "sleeper asleep when struck (1 yes)", "", 1.0, 0.0, "a sleeper that never slept proves nothing", AT_LEAST
+)
+NEVER_SLEEPS = "only the iterative solver puts bodies to sleep: the other two have nothing to wake"
+SLEEP_EXEMPT = {"tutorial": NEVER_SLEEPS, "arcade": NEVER_SLEEPS}
 SLEEP_DEFECT = (
     "a sleeping body struck by a moving one does not wake: the striker bounces off it as off a "
     "wall (A comes back at -2 m/s, B stays at 0: momentum +2 becomes -2)"
@@ -244,22 +250,12 @@ def sleeper_struck(side: str) -> Case:
         scene,
         measure,
         {
-            "asleep": Check(
-                "sleeper asleep when struck (1 yes)",
-                "",
-                1.0,
-                0.0,
-                "a sleeper that never slept proves nothing",
-                AT_LEAST,
-            ),
+            "asleep": WAS_ASLEEP,
             "sleeper": Check("sleeper's velocity after", "m/s", 2.0, 2e-3, why),
             "striker": Check("striker's velocity after", "m/s", 0.0, 2e-3, why),
         },
         sleeper_struck.__doc__ or "",
-        exempt={
-            "tutorial": "only the iterative solver puts bodies to sleep",
-            "arcade": "only the iterative solver puts bodies to sleep",
-        },
+        exempt=SLEEP_EXEMPT,
         defects={"iterative": SLEEP_DEFECT},
     )
 
@@ -293,14 +289,7 @@ def sleeper_hit_sliding() -> Case:
         scene,
         measure,
         {
-            "asleep": Check(
-                "sleeper asleep when struck (1 yes)",
-                "",
-                1.0,
-                0.0,
-                "a sleeper that never slept proves nothing",
-                AT_LEAST,
-            ),
+            "asleep": WAS_ASLEEP,
             "travel": Check(
                 "sleeper's slide after the impact",
                 "m",
@@ -311,10 +300,7 @@ def sleeper_hit_sliding() -> Case:
             ),
         },
         sleeper_hit_sliding.__doc__ or "",
-        exempt={
-            "tutorial": "only the iterative solver puts bodies to sleep",
-            "arcade": "only the iterative solver puts bodies to sleep",
-        },
+        exempt=SLEEP_EXEMPT,
         defects={
             "iterative": (
                 "the sleeping box is not woken by a box sliding into it: the striker stops dead "
