@@ -106,7 +106,9 @@ def _fake_spawn(calls: list[tuple[str, str, int]], ms: dict[str, float]):  # typ
         return {
             "engine": engine,
             "bodies": size * 10,
+            "steps": steps,
             "total_s": total,
+            "cpu_s": 0.5 * total,
             "step_ms_mean": ms[engine],
             "max_displacement": 0.01,
             "max_speed_end": 0.0,
@@ -129,27 +131,45 @@ def test_compare_prints_each_rounds_ratio_and_their_median(monkeypatch) -> None:
     monkeypatch.setattr(speed, "spawn", _fake_spawn([], {"ours": 1.0, "box2d": 0.5, "pymunk": 2.0}))
     text = io.StringIO()
     result = speed.compare(["pyramid"], "all", 2, False, text, None)
-    assert result["scenes"]["pyramid"]["ratio"]["box2d"]["median"] == pytest.approx(2.0)
-    assert result["scenes"]["pyramid"]["ratio"]["pymunk"]["rounds"] == pytest.approx([0.5, 0.5])
+    ratio = result["scenes"]["pyramid"]["ratio"]
+    assert ratio["box2d"]["wall"]["median"] == pytest.approx(2.0)
+    assert ratio["box2d"]["cpu"]["median"] == pytest.approx(2.0)
+    assert ratio["pymunk"]["wall"]["rounds"] == pytest.approx([0.5, 0.5])
     printed = text.getvalue()
-    assert "ours/box2d: median 2.00 (rounds 2.00-2.00)" in printed
-    assert "ours/pymunk: median 0.50" in printed and "max displacement 0.010 m" in printed
+    assert "ours/box2d: wall median 2.00 (rounds 2.00-2.00), cpu median 2.00" in printed
+    assert "ours/pymunk: wall median 0.50" in printed and "max displacement 0.010 m" in printed
     as_json = io.StringIO()
-    speed.compare(["pyramid"], "box2d", 1, True, as_json, None)
-    assert json.loads(as_json.getvalue())["scenes"]["pyramid"]["ratio"]["box2d"]["median"] == pytest.approx(
-        2.0
-    )
+    speed.compare(["pyramid", "bullet"], "box2d", 1, True, as_json, None)
+    report = json.loads(as_json.getvalue())["scenes"]
+    assert report["pyramid"]["ratio"]["box2d"]["wall"]["median"] == pytest.approx(2.0)
+    assert "ratio" not in report["bullet"]  # two bodies: an outcome, not a timing
+
+
+@pytest.mark.parametrize(
+    ("x", "fate"),
+    [(9.95, "stopped at the wall"), (500.0, "passed through the wall"), (-1.05, "thrown back from the wall")],
+)
+def test_the_bullet_outcome_says_where_it_ended(x: float, fate: str) -> None:
+    assert speed.bullet_fate(x) == fate
 
 
 def test_scale_fits_the_exponent_of_step_time_against_bodies(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, object]:
         ms = (size / 100.0) ** (1.25 if engine == "ours" else 1.0)
-        return {"engine": engine, "bodies": size, "total_s": ms * steps / 1e3, "step_ms_mean": ms}
+        total = ms * steps / 1e3
+        return {
+            "engine": engine,
+            "bodies": size,
+            "steps": steps,
+            "total_s": total,
+            "cpu_s": total,
+            "step_ms_mean": ms,
+        }
 
     monkeypatch.setattr(speed, "spawn", spawn)
     result = speed.scale("box2d", 1, True, io.StringIO(), None)
-    assert result["series"]["pile"]["exponent"]["ours"] == pytest.approx(1.25)
-    assert result["series"]["pyramid"]["exponent"]["box2d"] == pytest.approx(1.0)
+    assert result["series"]["pile"]["exponent"]["wall"]["ours"] == pytest.approx(1.25)
+    assert result["series"]["pyramid"]["exponent"]["cpu"]["box2d"] == pytest.approx(1.0)
     assert [row["size"] for row in result["series"]["pile"]["rows"]] == [250, 500, 1000, 2000, 4000, 8000]
 
 
