@@ -156,6 +156,19 @@ def world_parts(body: BodySpec, position: np.ndarray, angle: float) -> list[np.n
     return [p @ turn + position for p in centred_parts(body)]
 
 
+def fan_pieces(vertices: np.ndarray, limit: int) -> list[np.ndarray]:
+    """A convex polygon ``(k, 2)`` cut into convex pieces of at most ``limit`` vertices that
+    tile it: the fan from vertex 0, ``limit - 2`` triangles to a piece."""
+    k = len(vertices)
+    pieces = [vertices[:limit]]
+    last = min(limit, k) - 1
+    while last < k - 1:
+        end = min(last + limit - 2, k - 1)
+        pieces.append(vertices[[0, *range(last, end + 1)]])
+        last = end
+    return pieces
+
+
 def static_box(x0: float, y0: float, x1: float, y1: float, **material: float) -> BodySpec:
     """A static axis-aligned box covering x in [x0, x1], y in [y0, y1]."""
     return BodySpec(

@@ -17,24 +17,11 @@ import numpy as np
 import pyb2d3 as b2
 
 from demo.bench.engines import State, label
-from demo.bench.scenes import KINEMATIC, STATIC, BodySpec, SceneSpec, centred_parts
+from demo.bench.scenes import KINEMATIC, STATIC, BodySpec, SceneSpec, centred_parts, fan_pieces
 
 SUBSTEPS = 4
 #: Box2D's B2_MAX_POLYGON_VERTICES.
 MAX_POLYGON_VERTICES = 8
-
-
-def fan_pieces(vertices: np.ndarray, limit: int = MAX_POLYGON_VERTICES) -> list[np.ndarray]:
-    """A convex polygon ``(k, 2)`` cut into convex pieces of at most ``limit`` vertices that
-    tile it: the fan from vertex 0, ``limit - 2`` triangles to a piece."""
-    k = len(vertices)
-    pieces = [vertices[:limit]]
-    last = min(limit, k) - 1
-    while last < k - 1:
-        end = min(last + limit - 2, k - 1)
-        pieces.append(vertices[[0, *range(last, end + 1)]])
-        last = end
-    return pieces
 
 
 def _rotation(angle: float) -> b2.Rot:
@@ -62,7 +49,7 @@ def _create(world: b2.World, body: BodySpec) -> b2.Body:
         material=b2.surface_material(friction=float(body.friction), restitution=float(body.restitution)),
     )
     for part in centred_parts(body):
-        for piece in fan_pieces(part):
+        for piece in fan_pieces(part, MAX_POLYGON_VERTICES):
             handle.create_polygon_shape(shape, b2.polygon(points=piece))
     return handle
 
