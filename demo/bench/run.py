@@ -21,7 +21,7 @@ from demo.bench.engines import State
 from demo.bench.engines.ours import add_bodies
 from demo.bench.engines.ours import new_world as _world_for
 from demo.bench.measure import outcome
-from demo.bench.scenes import DT, GRAVITY, PILE_BODIES, PILE_SEED, PYRAMID_ROWS, SceneSpec
+from demo.bench.scenes import DT, GRAVITY, PILE_BODIES, PILE_COLUMNS, PILE_SEED, PYRAMID_ROWS, SceneSpec
 
 #: Steps of each benchmark scene (the 8000-body pile of the comparison runs 300).
 STEPS = {"pyramid": 600, "pile": 600, "bullet": 60}
@@ -49,8 +49,9 @@ def build_pyramid(world: World, rows: int = PYRAMID_ROWS) -> None:
 
 
 def build_pile(world: World, seed: int = PILE_SEED, count: int = PILE_BODIES) -> None:
-    """The container and ``count`` random convex polygons dropped into it."""
-    add_bodies(world, scenes.pile(count, seed))
+    """The 40 m container and ``count`` random convex polygons dropped into it (24 columns
+    whatever the count, so the program's view of the pile frames any ``--bodies``)."""
+    add_bodies(world, scenes.pile(count, seed, columns=PILE_COLUMNS))
 
 
 def build_bullet(world: World) -> None:

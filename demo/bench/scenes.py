@@ -229,9 +229,10 @@ def pile_shapes(
     return shapes
 
 
-def pile(count: int = PILE_BODIES, seed: int = PILE_SEED) -> SceneSpec:
-    """The pile benchmark: the container and ``count`` random convex polygons (see the module)."""
-    cols = pile_columns(count)
+def pile(count: int = PILE_BODIES, seed: int = PILE_SEED, columns: int | None = None) -> SceneSpec:
+    """The pile benchmark: the container and ``count`` random convex polygons (see the module);
+    ``columns`` (default :func:`pile_columns`) sets the grid's width and the container's."""
+    cols = pile_columns(count) if columns is None else columns
     inner = 20.0 * cols / PILE_COLUMNS  # half the container's inner width: clear of the widest column
     bodies = [
         static_box(-inner - 1.0, -1.0, inner + 1.0, 0.0),
