@@ -19,12 +19,12 @@ Conventions (stated once, kept everywhere):
 # First: picks numba's cache folder (the user's, for a read-only install) before any kernel exists.
 import collision.kernel_cache  # noqa: F401
 from collision import primitives
-from collision.contacts import contact_points
+from collision.contacts import Contacts, contact_points
 from collision.decompose import decompose
+from collision.raycast import RayHit, SegmentHit, clip_segment
 from collision.sat import Hit, find_mtd, intersect, sweep
-from collision.segment import SegmentHit, clip_segment
 from collision.shapes import MAX_VERTICES, GeometryError, Polygon
-from collision.world import Contacts, RayHit, World
+from collision.world import World
 
 __all__ = [
     "MAX_VERTICES",

@@ -18,6 +18,8 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from collision import checks
+from collision.geometry import closest_point_on_segment
 from collision.tolerances import PRIMITIVE_RELATIVE_EPSILON
 
 Vec = tuple[float, float]
@@ -56,25 +58,12 @@ __all__ = [
 
 
 def _vec(value: Any, name: str) -> Vec:
-    try:
-        x, y = (float(c) for c in value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a 2D vector (x, y)") from None
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"{name} = ({x}, {y}): must be finite")
-    return x, y
+    x, y = checks.vector(value, name, math.inf)
+    return float(x), float(y)
 
 
 def _number(value: Any, name: str, *, minimum: float | None = None) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a number") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{name} = {x}: must be finite")
-    if minimum is not None and x < minimum:
-        raise ValueError(f"{name} = {x:g}: must be >= {minimum:g}")
-    return x
+    return checks.number(value, name, minimum=minimum)
 
 
 @dataclass(frozen=True)
@@ -130,6 +119,11 @@ class Rectangle:
             raise ValueError(f"size = ({size[0]:g}, {size[1]:g}): width and height must be >= 0")
         object.__setattr__(self, "size", size)
 
+    def corners(self) -> list[Vec]:
+        """The four corners, counter-clockwise from ``origin``."""
+        (x, y), (w, h) = self.origin, self.size
+        return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
 
 @dataclass(frozen=True)
 class OrientedRectangle:
@@ -147,6 +141,16 @@ class OrientedRectangle:
             raise ValueError(f"half_extend = ({half[0]:g}, {half[1]:g}): must be >= 0")
         object.__setattr__(self, "half_extend", half)
         object.__setattr__(self, "rotation", _number(self.rotation, "rotation"))
+
+    def corners(self) -> list[Vec]:
+        """The four corners in world space, counter-clockwise from the local (-x, -y) corner."""
+        c, s = math.cos(self.rotation), math.sin(self.rotation)
+        hx, hy = self.half_extend
+        out = []
+        for sx, sy in ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)):
+            x, y = sx * hx, sy * hy
+            out.append((self.center[0] + c * x - s * y, self.center[1] + s * x + c * y))
+        return out
 
 
 # --- small vector steps ----------------------------------------------------------------------
@@ -198,23 +202,10 @@ def _local_box(r: OrientedRectangle) -> Rectangle:
     return Rectangle((-hx, -hy), (2.0 * hx, 2.0 * hy))
 
 
-def _corners(r: OrientedRectangle) -> list[Vec]:
-    c, s = math.cos(r.rotation), math.sin(r.rotation)
-    hx, hy = r.half_extend
-    out = []
-    for sx, sy in ((-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)):
-        x, y = sx * hx, sy * hy
-        out.append((r.center[0] + c * x - s * y, r.center[1] + s * x + c * y))
-    return out
-
-
 def _closest_on_segment(p: Vec, s: Segment) -> Vec:
-    d = _sub(s.point2, s.point1)
-    dd = _dot(d, d)
-    if dd == 0.0:
-        return s.point1
-    t = min(1.0, max(0.0, _dot(_sub(p, s.point1), d) / dd))
-    return s.point1[0] + t * d[0], s.point1[1] + t * d[1]
+    (ax, ay), (bx, by) = s.point1, s.point2
+    x, y, _ = closest_point_on_segment(p[0], p[1], ax, ay, bx, by)
+    return float(x), float(y)
 
 
 def _clamp_on_rectangle(p: Vec, r: Rectangle) -> Vec:
@@ -228,11 +219,6 @@ def _points_on_one_side(base: Vec, direction: Vec, points: list[Vec]) -> bool:
     n = (-direction[1], direction[0])
     sides = [_dot(n, _sub(p, base)) for p in points]
     return all(d > 0.0 for d in sides) or all(d < 0.0 for d in sides)
-
-
-def _rectangle_corners(r: Rectangle) -> list[Vec]:
-    (x, y), (w, h) = r.origin, r.size
-    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
 
 
 # --- points, lines, segments -----------------------------------------------------------------
@@ -347,7 +333,7 @@ def rectangle_point_collide(rectangle: Rectangle, point: Any) -> bool:
 
 def rectangle_line_collide(rectangle: Rectangle, line: Line) -> bool:
     """The rectangle's corners are not all strictly on one side of the line."""
-    return not _points_on_one_side(line.base, line.direction, _rectangle_corners(rectangle))
+    return not _points_on_one_side(line.base, line.direction, rectangle.corners())
 
 
 def rectangle_segment_collide(rectangle: Rectangle, segment: Segment) -> bool:
@@ -355,7 +341,7 @@ def rectangle_segment_collide(rectangle: Rectangle, segment: Segment) -> bool:
     d = _sub(segment.point2, segment.point1)
     if d == (0.0, 0.0):
         return rectangle_point_collide(rectangle, segment.point1)
-    if _points_on_one_side(segment.point1, d, _rectangle_corners(rectangle)):
+    if _points_on_one_side(segment.point1, d, rectangle.corners()):
         return False
     (x, y), (w, h) = rectangle.origin, rectangle.size
     (x1, y1), (x2, y2) = segment.point1, segment.point2
@@ -377,7 +363,7 @@ def rectangle_oriented_rectangle_collide(rectangle: Rectangle, oriented: Oriente
 def _separated_on_axes_of(a: OrientedRectangle, b: OrientedRectangle) -> bool:
     """An axis along one of ``a``'s sides separates ``b`` from ``a``."""
     c, s = math.cos(a.rotation), math.sin(a.rotation)
-    corners = _corners(b)
+    corners = b.corners()
     for axis, half in (((c, s), a.half_extend[0]), ((-s, c), a.half_extend[1])):
         centre = _dot(axis, a.center)
         proj = [_dot(axis, p) for p in corners]

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from collision import checks
 from collision.shapes import check_vertices
 from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 
@@ -462,28 +463,6 @@ class Hit:
         return hash((float(self.normal[0]), float(self.normal[1]), self.t, self.depth))
 
 
-def _vector(value: object, name: str) -> np.ndarray:
-    try:
-        v = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a 2-vector of numbers: {exc}") from None
-    if v.shape != (2,):
-        raise ValueError(f"{name} must have shape (2,), got {v.shape}")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} must be finite, got {v.tolist()}")
-    return v
-
-
-def _positive_time(value: object, name: str) -> float:
-    try:
-        t = float(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number, got {value!r}") from None
-    if not math.isfinite(t) or t <= 0.0:
-        raise ValueError(f"{name} must be finite and > 0, got {t!r}")
-    return t
-
-
 def intersect(a: object, b: object) -> bool:
     """True if convex shapes ``a`` and ``b`` overlap or touch (Tutorial 1).
 
@@ -523,8 +502,8 @@ def sweep(a: object, b: object, velocity: object, t_max: float = 1.0) -> Hit | N
     """
     av = check_vertices(a, "a")
     bv = check_vertices(b, "b")
-    v = _vector(velocity, "velocity")
-    tm = _positive_time(t_max, "t_max")
+    v = checks.vector(velocity, "velocity", math.inf)
+    tm = checks.number(t_max, "t_max", above=0.0)
     hit, nx, ny, t, depth = sweep_kernel(av, bv, float(v[0]), float(v[1]), tm)
     if not hit:
         return None

@@ -366,13 +366,24 @@ class Polygon:
     __slots__ = ("_vertices", "_normals", "_area", "_centroid", "_radius")
 
     def __init__(self, vertices: Any) -> None:
-        v = _readonly(check_vertices(vertices, "vertices"))
+        self._set(check_vertices(vertices, "vertices"))
+
+    def _set(self, checked: np.ndarray) -> None:
+        v = _readonly(checked)
         area, centroid = _area_centroid(v)
         self._vertices = v
-        self._normals = _readonly(_edge_normals(v))
+        self._normals: np.ndarray | None = None  # made on first use
         self._area = area
         self._centroid = _readonly(centroid)
         self._radius = float(np.max(np.hypot(v[:, 0] - centroid[0], v[:, 1] - centroid[1])))
+
+    @classmethod
+    def from_checked(cls, vertices: np.ndarray) -> Polygon:
+        """A Polygon of ``vertices`` as :func:`check_vertices` returned them (a new ``(k, 2)``
+        CCW array, kept as is): the check is not repeated."""
+        poly = cls.__new__(cls)
+        poly._set(vertices)
+        return poly
 
     # -- properties ---------------------------------------------------------------------------
 
@@ -384,6 +395,8 @@ class Polygon:
     @property
     def normals(self) -> np.ndarray:
         """``(k, 2) float64`` unit outward edge normals (``(0, 2)`` for a point; read-only)."""
+        if self._normals is None:
+            self._normals = _readonly(_edge_normals(self._vertices))
         return self._normals
 
     @property
@@ -534,3 +547,20 @@ class Polygon:
         gaps = np.sum((hull[:, None, :] - hull[None, :, :]) ** 2, axis=2)
         i, j = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
         return cls(hull[[min(i, j), max(i, j)]])
+
+
+def compound_mass_properties(parts: list[Polygon]) -> tuple[float, float, np.ndarray]:
+    """Mass properties of a rigid body made of ``parts`` (in one frame) at unit density:
+    ``(mass, inertia, centre (2,))``. The mass is the sum of the parts', the centre of mass
+    their mass-weighted centroid, the inertia (about that centre) the parallel-axis sum
+    ``sum(I_i + m_i |c_i - c|^2)``; points and segments count with their nominal mass."""
+    unit = [poly.mass_properties(1.0) for poly in parts]
+    masses = np.array([m for m, _ in unit])
+    total = float(masses.sum())
+    centroids = np.array([poly.centroid for poly in parts])
+    centre = (masses[:, None] * centroids).sum(axis=0) / total
+    offsets = centroids - centre
+    inertia = float(
+        sum(i for _, i in unit) + float((masses * (offsets[:, 0] ** 2 + offsets[:, 1] ** 2)).sum())
+    )
+    return total, inertia, centre

@@ -1,9 +1,9 @@
-"""The physics world: bodies as structure-of-arrays state, forces, the step, queries, contacts.
+"""The physics world: a body store, forces, the step, queries, the step's contacts.
 
-A :class:`World` holds ``n = body_count`` bodies in numpy arrays, one row per body (see the
-``_position``, ``_velocity``, ... attributes listed in :class:`World`). ``step(dt)`` integrates
-forces into velocities, then hands over to the chosen response ("tutorial", "arcade" or
-"iterative"), which finds the contacts, responds and integrates positions.
+A :class:`World` holds ``n = body_count`` bodies in a body store (collision.bodies: one array
+per field, one row per body). ``step(dt)`` integrates forces into velocities, then hands the
+store to the chosen solver (collision.solvers: "tutorial", "arcade" or "iterative"), which
+finds the contacts, responds and integrates positions.
 
 >>> from collision import Polygon, World
 >>> world = World(gravity=(0.0, -10.0), solver="tutorial")
@@ -19,43 +19,37 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
-from numba import njit
 
+from collision import checks
+from collision.bodies import BodyArguments, BodyStore, begin_step, sync_parts
 from collision.broadphase import transform_vertices
-from collision.shapes import MAX_VERTICES, GeometryError, Polygon, check_vertices
+from collision.contacts import Contacts
+from collision.raycast import RayHit, query_point_kernel, raycast_all_kernel, raycast_kernel
+from collision.shapes import GeometryError, Polygon, check_vertices, compound_mass_properties
+from collision.solvers import SOLVER_NAMES, SOLVERS, Settings, Solver, StepContext
 from collision.tolerances import (
     MAX_ACCELERATION,
     MAX_ANGULAR_SPEED,
     MAX_COMPOUND_PARTS,
     MAX_COORDINATE,
-    MAX_DENSITY,
     MAX_SPEED,
     MAX_TIME_STEP,
-    MIN_INERTIA,
-    MIN_MASS,
     QUERY_PICK_RADIUS,
     STATE_LIMIT_FACTOR,
 )
 
-#: Contact states (``Contacts.state``).
-CONTACT_NEW = 0
-CONTACT_PERSISTING = 1
-CONTACT_SPECULATIVE = 2
-
-SOLVER_NAMES = ("tutorial", "arcade", "iterative")
+__all__ = ["BODY_DYNAMIC", "BODY_KINEMATIC", "BODY_STATIC", "SOLVER_NAMES", "World"]
 
 #: Default static friction. For "tutorial" it is the cone of the "invisible step" (sticking while
 #: |tangential speed| < static_friction * |normal speed|); for "arcade" it is the glue speed
 #: (units/s) below which sliding stops. 0.5 is the original T7 program's key-adjusted value.
 DEFAULT_STATIC_FRICTION = 0.5
 
-
-class Solver(Protocol):
-    def step(self, world: World, dt: float) -> Contacts: ...
+#: Body kinds (``World.body_kind``).
+BODY_DYNAMIC, BODY_STATIC, BODY_KINEMATIC = 0, 1, 2
 
 
 def _readonly(a: np.ndarray) -> np.ndarray:
@@ -64,453 +58,13 @@ def _readonly(a: np.ndarray) -> np.ndarray:
     return v
 
 
-# ---------------------------------------------------------------------------------------------
-# Result types
-# ---------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Contacts:
-    """A read-only view of one step's contact points, one row per point (``m`` rows).
-
-    ``body_a (m,) int64``, ``body_b (m,) int64``, ``point_a (m, 2)`` on A, ``point_b (m, 2)`` on B,
-    ``normal (m, 2)`` unit from B toward A, ``separation (m,)`` (negative: penetration depth;
-    positive: gap of a speculative contact), ``toi (m,)`` seconds into the step (0 if touching at
-    the start), ``normal_impulse (m,)`` and ``tangent_impulse (m,)`` (N s), ``state (m,) int8``
-    (``CONTACT_NEW``, ``CONTACT_PERSISTING`` or ``CONTACT_SPECULATIVE``).
-    """
-
-    body_a: np.ndarray
-    body_b: np.ndarray
-    point_a: np.ndarray
-    point_b: np.ndarray
-    normal: np.ndarray
-    separation: np.ndarray
-    toi: np.ndarray
-    normal_impulse: np.ndarray
-    tangent_impulse: np.ndarray
-    state: np.ndarray
-
-    def __post_init__(self) -> None:
-        m = np.asarray(self.body_a).shape[0]
-        specs = {
-            "body_a": (np.int64, (m,)),
-            "body_b": (np.int64, (m,)),
-            "point_a": (np.float64, (m, 2)),
-            "point_b": (np.float64, (m, 2)),
-            "normal": (np.float64, (m, 2)),
-            "separation": (np.float64, (m,)),
-            "toi": (np.float64, (m,)),
-            "normal_impulse": (np.float64, (m,)),
-            "tangent_impulse": (np.float64, (m,)),
-            "state": (np.int8, (m,)),
-        }
-        for name, (dtype, shape) in specs.items():
-            a = np.array(getattr(self, name), dtype=dtype)
-            if a.shape != shape:
-                raise ValueError(f"Contacts.{name}: shape {a.shape}, expected {shape}")
-            a.flags.writeable = False
-            object.__setattr__(self, name, a)
-
-    def __len__(self) -> int:
-        packed = self.__dict__.get("_packed")
-        if packed is not None:
-            return int(packed[3].shape[0])
-        return int(self.body_a.shape[0])
-
-    @classmethod
-    def _trusted(
-        cls,
-        body_a: np.ndarray,
-        body_b: np.ndarray,
-        point_a: np.ndarray,
-        point_b: np.ndarray,
-        normal: np.ndarray,
-        separation: np.ndarray,
-        toi: np.ndarray,
-        normal_impulse: np.ndarray,
-        tangent_impulse: np.ndarray,
-        state: np.ndarray,
-    ) -> Contacts:
-        """Contacts over arrays a solver has just made, already read-only and with the
-        dtypes and shapes above: no copying or checking (a large share of a small world's
-        step). For solvers only; everyone else uses the checked constructor."""
-        view = cls.__new__(cls)
-        view.__dict__.update(
-            body_a=body_a,
-            body_b=body_b,
-            point_a=point_a,
-            point_b=point_b,
-            normal=normal,
-            separation=separation,
-            toi=toi,
-            normal_impulse=normal_impulse,
-            tangent_impulse=tangent_impulse,
-            state=state,
-        )
-        return view
-
-    @classmethod
-    def _readonly_rows(
-        cls, index: np.ndarray, vectors: np.ndarray, scalars: np.ndarray, state: np.ndarray
-    ) -> Contacts:
-        """Contacts over the packed arrays of the iterative step (``index (3, m)`` body_a,
-        body_b, feature key; ``vectors (3, m, 2)`` point_a, point_b, normal; ``scalars (4, m)``
-        separation, toi, normal and tangent impulse; ``state (m,)``), made on first use: most
-        steps nobody reads them, and making the read-only rows is a share of a small step."""
-        view = cls.__new__(cls)
-        view.__dict__["_packed"] = (index, vectors, scalars, state)
-        return view
-
-    def __getattr__(self, name: str) -> Any:
-        # Only called for missing attributes: the rows of a packed view, made once.
-        packed = self.__dict__.get("_packed")
-        if packed is None or name not in _CONTACT_FIELDS:
-            raise AttributeError(name)
-        index, vectors, scalars, state = packed
-        rows = {
-            "body_a": index[0],
-            "body_b": index[1],
-            "point_a": vectors[0],
-            "point_b": vectors[1],
-            "normal": vectors[2],
-            "separation": scalars[0],
-            "toi": scalars[1],
-            "normal_impulse": scalars[2],
-            "tangent_impulse": scalars[3],
-            "state": state,
-        }
-        for key, row in rows.items():
-            self.__dict__[key] = _readonly(row)
-        del self.__dict__["_packed"]
-        return self.__dict__[name]
-
-    @classmethod
-    def empty(cls) -> Contacts:
-        """No contacts."""
-        z = np.zeros(0)
-        z2 = np.zeros((0, 2))
-        zi = np.zeros(0, dtype=np.int64)
-        return cls(zi, zi, z2, z2, z2, z, z, z, z, np.zeros(0, dtype=np.int8))
-
-
-_CONTACT_FIELDS = frozenset(
-    (
-        "body_a",
-        "body_b",
-        "point_a",
-        "point_b",
-        "normal",
-        "separation",
-        "toi",
-        "normal_impulse",
-        "tangent_impulse",
-        "state",
-    )
-)
-
-
-@dataclass(frozen=True)
-class RayHit:
-    """A ray (segment) hit: ``body`` index, ``t`` fraction along start->end in [0, 1],
-    ``point (2,)`` where it enters, ``normal (2,)`` unit outward normal of the surface hit."""
-
-    body: int
-    t: float
-    point: np.ndarray
-    normal: np.ndarray
-
-
-# ---------------------------------------------------------------------------------------------
-# Kernels
-# ---------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def integrate_forces(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    force: np.ndarray,
-    torque: np.ndarray,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    static: np.ndarray,
-    sleeping: np.ndarray,
-    gx: float,
-    gy: float,
-    dt: float,
-) -> None:
-    """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared.
-
-    Static bodies get zero velocity: they never move, whatever was written into their rows.
-    Rows of infinite mass that move (kinematic bodies, and the parts of a compound, which
-    mirror their root's row) keep their velocity: no gravity, no forces. A dynamic body's
-    inverse mass is never 0 (``MIN_MASS``), so it tells them apart.
-    """
-    for i in range(velocity.shape[0]):
-        if static[i]:
-            velocity[i, 0] = 0.0
-            velocity[i, 1] = 0.0
-            angular_velocity[i] = 0.0
-        elif inv_mass[i] > 0.0 and not sleeping[i]:
-            velocity[i, 0] += (gx + force[i, 0] * inv_mass[i]) * dt
-            velocity[i, 1] += (gy + force[i, 1] * inv_mass[i]) * dt
-            angular_velocity[i] += torque[i] * inv_inertia[i] * dt
-        force[i, 0] = 0.0
-        force[i, 1] = 0.0
-        torque[i] = 0.0
-
-
-@njit(cache=True)
-def wrap_angle(a: float) -> float:
-    """``a`` wrapped to [-pi, pi)."""
-    return (a + math.pi) % (2.0 * math.pi) - math.pi
-
-
-@njit(cache=True)
-def state_in_range(
-    position: np.ndarray,
-    angle: np.ndarray,
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    max_coordinate: float,
-    max_speed: float,
-    max_angular_speed: float,
-) -> bool:
-    """True when every position and angle is finite and at most ``max_coordinate`` in size,
-    every speed at most ``max_speed`` and every angular speed at most ``max_angular_speed``.
-
-    One pass without temporaries (the step's own check, every step); ``World._check_state``
-    then says which entry is wrong.
-    """
-    # Squared lengths (no hypot): a square that overflows fails here and the exact check
-    # decides. Written as "not (x <= limit)" so NaN fails too.
-    c2 = max_coordinate * max_coordinate
-    s2 = max_speed * max_speed
-    for i in range(position.shape[0]):
-        if not (position[i, 0] * position[i, 0] + position[i, 1] * position[i, 1] <= c2):
-            return False
-        if not (abs(angle[i]) <= max_coordinate):
-            return False
-        if not (velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1] <= s2):
-            return False
-        if not (abs(angular_velocity[i]) <= max_angular_speed):
-            return False
-    return True
-
-
-@njit(cache=True)
-def wrap_angles(angle: np.ndarray) -> None:
-    """Angles outside [-pi, pi) wrapped into it; angles inside are left bit-identical."""
-    for i in range(angle.shape[0]):
-        if angle[i] < -math.pi or angle[i] >= math.pi:
-            angle[i] = wrap_angle(angle[i])
-
-
-@njit(cache=True)
-def integrate_positions(
-    position: np.ndarray,
-    angle: np.ndarray,
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    static: np.ndarray,
-    sleeping: np.ndarray,
-    dt: float,
-) -> None:
-    """x += v dt, angle += w dt (wrapped to [-pi, pi)) for dynamic awake bodies."""
-    for i in range(position.shape[0]):
-        if static[i] or sleeping[i]:
-            continue
-        position[i, 0] += velocity[i, 0] * dt
-        position[i, 1] += velocity[i, 1] * dt
-        angle[i] = wrap_angle(angle[i] + angular_velocity[i] * dt)
-
-
-@njit(cache=True)
-def sync_parts(
-    root: np.ndarray,
-    position: np.ndarray,
-    angle: np.ndarray,
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    sleeping: np.ndarray,
-) -> None:
-    """Copy every compound root's pose, velocity and sleeping flag into its part rows.
-
-    ``root (n,) int64``: each row's root (a plain body is its own root). A part's local
-    vertices are in the root's frame (relative to the compound's centre of mass), so with the
-    root's pose it is placed exactly.
-    """
-    for i in range(root.shape[0]):
-        r = root[i]
-        if r == i:
-            continue
-        position[i, 0] = position[r, 0]
-        position[i, 1] = position[r, 1]
-        angle[i] = angle[r]
-        velocity[i, 0] = velocity[r, 0]
-        velocity[i, 1] = velocity[r, 1]
-        angular_velocity[i] = angular_velocity[r]
-        sleeping[i] = sleeping[r]
-
-
-@njit(cache=True)
-def _point_inside(verts: np.ndarray, k: int, px: float, py: float, radius: float) -> bool:
-    if k == 1:
-        dx = px - verts[0, 0]
-        dy = py - verts[0, 1]
-        return dx * dx + dy * dy <= radius * radius
-    if k == 2:
-        ax = verts[0, 0]
-        ay = verts[0, 1]
-        ex = verts[1, 0] - ax
-        ey = verts[1, 1] - ay
-        s = ((px - ax) * ex + (py - ay) * ey) / (ex * ex + ey * ey)
-        s = min(1.0, max(0.0, s))
-        dx = px - (ax + s * ex)
-        dy = py - (ay + s * ey)
-        return dx * dx + dy * dy <= radius * radius
-    for e in range(k):
-        ax = verts[e, 0]
-        ay = verts[e, 1]
-        bx = verts[(e + 1) % k, 0]
-        by = verts[(e + 1) % k, 1]
-        # CCW polygon: the point is inside when it is left of (or on) every edge.
-        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0.0:
-            return False
-    return True
-
-
-@njit(cache=True)
-def query_point_kernel(
-    world_vertices: np.ndarray, vertex_count: np.ndarray, px: float, py: float, radius: float
-) -> np.ndarray:
-    """Indices (ascending, int64) of the bodies containing point (px, py); points and segments
-    count when within ``radius``."""
-    n = vertex_count.shape[0]
-    found = np.empty(n, dtype=np.int64)
-    m = 0
-    for i in range(n):
-        if _point_inside(world_vertices[i], vertex_count[i], px, py, radius):
-            found[m] = i
-            m += 1
-    return found[:m].copy()
-
-
-# ---------------------------------------------------------------------------------------------
-# Boundary checks
-# ---------------------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def begin_step(
-    position: np.ndarray,
-    angle: np.ndarray,
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    force: np.ndarray,
-    torque: np.ndarray,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    static: np.ndarray,
-    sleeping: np.ndarray,
-    gravity: np.ndarray,
-    dt: float,
-    check: bool,
-) -> bool:
-    """The world's part of a step in one call (each call costs time in a small world): when
-    the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits; not checked
-    without ``check``), wrap the angles and integrate forces, and return True; otherwise
-    change nothing and return False."""
-    if check and not state_in_range(
-        position,
-        angle,
-        velocity,
-        angular_velocity,
-        STATE_LIMIT_FACTOR * MAX_COORDINATE,
-        STATE_LIMIT_FACTOR * MAX_SPEED,
-        STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
-    ):
-        return False
-    wrap_angles(angle)
-    integrate_forces(
-        velocity,
-        angular_velocity,
-        force,
-        torque,
-        inv_mass,
-        inv_inertia,
-        static,
-        sleeping,
-        gravity[0],
-        gravity[1],
-        dt,
-    )
-    return True
-
-
-def _scalar(value: Any, name: str, *, minimum: float | None = None, maximum: float | None = None) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a real number") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{name} = {value!r}: must be finite")
-    if minimum is not None and x < minimum:
-        raise ValueError(f"{name} = {value!r}: must be >= {minimum}")
-    if maximum is not None and x > maximum:
-        raise ValueError(f"{name} = {value!r}: must be <= {maximum}")
-    return x
-
-
-def _vector(value: Any, name: str, limit: float = MAX_COORDINATE, what: str = "MAX_COORDINATE") -> np.ndarray:
-    """A finite ``(2,)`` vector no longer than ``limit`` (the named constant ``what``): beyond
-    the limits in collision.tolerances, products inside the step would overflow to inf/NaN."""
-    try:
-        v = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a 2-vector of real numbers") from None
-    if v.shape != (2,):
-        raise ValueError(f"{name} = {value!r}: must be a 2-vector, got shape {v.shape}")
-    if not np.isfinite(v).all():
-        raise ValueError(f"{name} = {value!r}: must be finite")
-    if math.hypot(v[0], v[1]) > limit:
-        raise ValueError(f"{name} = {value!r}: is longer than {what} = {limit:g}")
-    return v
-
-
-def _material(value: Any, name: str, *, maximum: float | None = None) -> float:
-    return _scalar(value, name, minimum=0.0, maximum=maximum)
-
-
-@dataclass(frozen=True)
-class _BodyArguments:
-    """add_body's and add_compound's shared arguments, checked."""
-
-    position: np.ndarray
-    angle: float
-    velocity: np.ndarray
-    angular_velocity: float
-    density: float
-    static: bool
-    kinematic: bool
-    friction: float
-    restitution: float
-    static_friction: float
-
-
-# ---------------------------------------------------------------------------------------------
-# The world
-# ---------------------------------------------------------------------------------------------
-
-
 class World:
     """Rigid bodies (points, segments, convex polygons) and their simulation.
 
     ``World(gravity=(0, -10), solver="iterative", friction=0.6, restitution=0.0,
     static_friction=0.5)``: ``gravity`` units/s^2; ``solver`` one of ``"tutorial"`` (Tutorial 7
-    impulses), ``"arcade"`` (Tutorial 4 velocity reflection with seed 002's ordered timeslices;
-    ``ordered = False`` gives the tutorial's immediate processing) or ``"iterative"``; the
+    impulses), ``"arcade"`` (Tutorial 4 velocity reflection with seed 002's ordered timeslices)
+    or ``"iterative"``; each solver's switches are its settings (:meth:`solver_settings`). The
     material values are the defaults for bodies added later (``None`` in :meth:`add_body`).
 
     ``static_friction`` means, for "tutorial", the cone of the "invisible step" (a contact
@@ -519,11 +73,12 @@ class World:
     Materials of a pair mix as Box2D does: friction sqrt(a b), restitution max(a, b), static
     friction sqrt(a b).
 
-    State, one row per body (``n = body_count``; arrays are reallocated by add/remove, so
-    fetch them again after those): ``position (n, 2)`` centroid, ``angle (n,)`` radians CCW,
-    ``velocity (n, 2)``, ``angular_velocity (n,)`` rad/s are the live arrays (writable);
-    ``mass``, ``inertia``, ``static`` are read-only. Static bodies have mass, inertia and
-    their inverses 0 and never move.
+    State, one row per body (``n = body_count``; the arrays are replaced as bodies are added
+    and removed, so fetch them again after those): ``position (n, 2)`` centroid, ``angle (n,)``
+    radians CCW, ``velocity (n, 2)``, ``angular_velocity (n,)`` rad/s are the live arrays
+    (writable); ``mass``, ``inertia``, ``static``, ``kinematic``, ``body_kind``,
+    ``local_vertices``, ``vertex_count``, ``radius`` ... are read-only. Static bodies have mass,
+    inertia and their inverses 0 and never move.
 
     Kinematic bodies (``add_body(..., kinematic=True)``) have them 0 too but move with the
     velocity they are given, pushing and carrying dynamic bodies. Compound bodies
@@ -540,28 +95,18 @@ class World:
         restitution: float = 0.0,
         static_friction: float = DEFAULT_STATIC_FRICTION,
     ) -> None:
-        g = _vector(gravity, "gravity", MAX_ACCELERATION, "MAX_ACCELERATION")
-        self._check_solver_name(solver)
-        self.friction = _material(friction, "friction")
-        self.restitution = _material(restitution, "restitution", maximum=1.0)
-        self.static_friction = _material(static_friction, "static_friction")
-        self._gravity = g
-        self._solver_name = solver
+        self.gravity = gravity
+        self._solver_name = self._checked_solver_name(solver)
+        self.friction = checks.material(friction, "friction")
+        self.restitution = checks.material(restitution, "restitution", maximum=1.0)
+        self.static_friction = checks.material(static_friction, "static_friction")
         self._solvers: dict[str, Solver] = {}
-        self.sleep_enabled = True
-        #: Arcade: process hits earliest first (seed 002) or immediately in pair order (Tutorial 4).
-        self.ordered = True
-        #: Arcade, ordered: rank simultaneous hits by contact surface and ignore corner-only
-        #: grazes (seed 002's crack rule).
-        self.surface_rule = True
+        self._settings: dict[str, Settings] = {}
         self.time = 0.0
         self.step_count = 0
         self.contacts = Contacts.empty()
         self._continuous = True
-        #: Any compound / kinematic body in the world: the steps skip their extra work without.
-        self._has_compounds = False
-        self._has_kinematic = False
-        self._allocate(0)
+        self._store = BodyStore()
 
     @property
     def continuous(self) -> bool:
@@ -574,114 +119,74 @@ class World:
 
     @continuous.setter
     def continuous(self, value: Any) -> None:
-        if not isinstance(value, (bool, np.bool_)):
-            raise ValueError(f"continuous = {value!r}: must be True or False")
-        self._continuous = bool(value)
-
-    # -- storage -------------------------------------------------------------------------------
-
-    def _allocate(self, n: int) -> None:
-        self._position = np.zeros((n, 2))
-        self._angle = np.zeros(n)
-        self._velocity = np.zeros((n, 2))
-        self._angular_velocity = np.zeros(n)
-        self._mass = np.zeros(n)
-        self._inertia = np.zeros(n)
-        self._inv_mass = np.zeros(n)
-        self._inv_inertia = np.zeros(n)
-        self._static = np.zeros(n, dtype=np.bool_)
-        self._kinematic = np.zeros(n, dtype=np.bool_)
-        self._root = np.arange(n, dtype=np.int64)
-        self._local_vertices = np.zeros((n, MAX_VERTICES, 2))
-        self._vertex_count = np.zeros(n, dtype=np.int64)
-        self._radius = np.zeros(n)
-        self._friction = np.zeros(n)
-        self._restitution = np.zeros(n)
-        self._static_friction = np.zeros(n)
-        self._force = np.zeros((n, 2))
-        self._torque = np.zeros(n)
-        self._sleeping = np.zeros(n, dtype=np.bool_)
-        self._world_vertices = np.zeros((n, MAX_VERTICES, 2))
-
-    _ARRAYS = (
-        "_position",
-        "_angle",
-        "_velocity",
-        "_angular_velocity",
-        "_mass",
-        "_inertia",
-        "_inv_mass",
-        "_inv_inertia",
-        "_static",
-        "_kinematic",
-        "_root",
-        "_local_vertices",
-        "_vertex_count",
-        "_radius",
-        "_friction",
-        "_restitution",
-        "_static_friction",
-        "_force",
-        "_torque",
-        "_sleeping",
-        "_world_vertices",
-    )
+        self._continuous = checks.boolean(value, "continuous")
 
     # -- solver ----------------------------------------------------------------------------------
 
     @staticmethod
-    def _check_solver_name(name: Any) -> None:
-        if not isinstance(name, str) or name not in SOLVER_NAMES:
+    def _checked_solver_name(name: Any) -> str:
+        if not isinstance(name, str) or name not in SOLVERS:
             raise ValueError(f"solver = {name!r}: must be one of {', '.join(map(repr, SOLVER_NAMES))}")
+        return name
 
     @property
     def solver(self) -> str:
-        """The response in use: ``"tutorial"``, ``"arcade"`` or ``"iterative"`` (settable)."""
+        """The response in use, one of ``SOLVER_NAMES`` (settable). A new solver starts with every
+        body awake: sleep is the solver's."""
         return self._solver_name
 
     @solver.setter
     def solver(self, name: str) -> None:
-        self._check_solver_name(name)
+        name = self._checked_solver_name(name)
         if name != self._solver_name:
-            # Only the iterative solver maintains sleep; the others simulate every body.
-            self._sleeping[:] = False
+            self._store.rows.sleeping[:] = False
         self._solver_name = name
 
+    def solver_settings(self, name: str | None = None) -> Settings:
+        """The settings of solver ``name`` (default: the one in use), which this world keeps
+        for it whether it is in use or not: documented attributes, checked when set, for
+        example ``world.solver_settings("arcade").ordered = False``."""
+        key = self._solver_name if name is None else self._checked_solver_name(name)
+        settings = self._settings.get(key)
+        if settings is None:
+            settings = self._settings[key] = SOLVERS[key].settings()
+        return settings
+
+    @property
+    def settings(self) -> Settings:
+        """The settings of the solver in use (see :meth:`solver_settings`)."""
+        return self.solver_settings()
+
     def _solver_object(self) -> Solver:
-        name = self._solver_name
-        solver = self._solvers.get(name)
+        solver = self._solvers.get(self._solver_name)
         if solver is None:
-            if name == "tutorial":
-                from collision.impulse import TutorialSolver
-
-                solver = TutorialSolver()
-            elif name == "arcade":
-                from collision.arcade import ArcadeSolver
-
-                solver = ArcadeSolver()
-            else:
-                try:
-                    from collision.solver import IterativeSolver
-                except ImportError as exc:
-                    raise NotImplementedError("the iterative solver is not available yet") from exc
-                solver = IterativeSolver()
-            self._solvers[name] = solver
+            solver = self._solvers[self._solver_name] = SOLVERS[self._solver_name].make()
         return solver
 
     # -- bodies ----------------------------------------------------------------------------------
 
     @property
     def body_count(self) -> int:
-        return int(self._position.shape[0])
+        """Rows in the world (a compound counts one per part)."""
+        return self._store.count
 
     def _check_index(self, i: Any, name: str = "i") -> int:
-        n = self.body_count
-        if isinstance(i, bool) or not isinstance(i, int | np.integer):
-            raise ValueError(f"{name} = {i!r}: must be a body index (int)")
-        k = int(i)
-        if not 0 <= k < n:
-            raise ValueError(f"{name} = {k}: no such body (body_count = {n})")
-        return k
+        return checks.index(i, name, self._store.count)
+
+    def _arguments(
+        self,
+        position: Any,
+        angle: Any,
+        velocity: Any,
+        angular_velocity: Any,
+        density: Any,
+        kind: tuple[Any, Any],
+        materials: tuple[Any, Any, Any],
+    ) -> BodyArguments:
+        defaults = (self.friction, self.restitution, self.static_friction)
+        return BodyArguments.checked(
+            position, angle, velocity, angular_velocity, density, kind, materials, defaults
+        )
 
     def add_body(
         self,
@@ -708,25 +213,21 @@ class World:
         velocity (given here or with :meth:`set_velocity`), never by gravity, forces,
         impulses or contacts (infinite mass: its mass, inertia and their inverses are 0),
         and it pushes and carries the dynamic bodies it touches. Materials ``None`` take the
-        world's defaults.
+        world's defaults. Adding a body costs amortised O(1): the store doubles its room when full.
         """
         verts = check_vertices(shape, "shape")
-        head = self._body_arguments(
+        args = self._arguments(
             position,
             angle,
             velocity,
             angular_velocity,
             density,
-            static,
-            kinematic,
-            friction,
-            restitution,
-            static_friction,
+            (static, kinematic),
+            (friction, restitution, static_friction),
         )
-        poly = Polygon(verts)
-        mass, inertia = self._checked_mass(poly.mass_properties(head.density), head)
-        local = verts - poly.centroid
-        return self._append_rows(head, [local], [float(poly.radius)], mass, inertia)
+        poly = shape if isinstance(shape, Polygon) else Polygon.from_checked(verts)
+        mass, inertia = args.checked_mass(*poly.mass_properties(args.density))
+        return self._store.append_body(args, [verts - poly.centroid], [poly.radius], mass, inertia)
 
     def add_compound(
         self,
@@ -756,11 +257,12 @@ class World:
         mass and inertia, and every further part is a row that mirrors the root (its
         position, angle and velocities are overwritten with the root's at every step, so
         write to the root's row; its ``mass`` and ``inertia`` show 0). Any row of a compound
-        stands for the whole body in :meth:`apply_force`, :meth:`apply_impulse`,
-        :meth:`set_velocity` and :meth:`set_material`; contacts and queries report the root.
-        :meth:`parts` and :meth:`root` tell the rows apart.
+        stands for the whole body in :meth:`apply_force`, :meth:`apply_forces`,
+        :meth:`apply_impulse`, :meth:`set_velocity`, :meth:`set_fixed_rotation` and
+        :meth:`set_material`; contacts and queries report the root. :meth:`parts` and
+        :meth:`root` tell the rows apart.
         """
-        if isinstance(shapes, (str, bytes)) or not hasattr(shapes, "__len__"):
+        if isinstance(shapes, str | bytes) or not hasattr(shapes, "__len__"):
             raise GeometryError(f"shapes = {shapes!r}: must be a list of polygons")
         count = len(shapes)
         if count == 0:
@@ -768,211 +270,73 @@ class World:
         if count > MAX_COMPOUND_PARTS:
             raise GeometryError(f"shapes: {count} parts, more than MAX_COMPOUND_PARTS = {MAX_COMPOUND_PARTS}")
         parts = [check_vertices(shapes[i], f"shapes[{i}]") for i in range(count)]
-        head = self._body_arguments(
+        args = self._arguments(
             position,
             angle,
             velocity,
             angular_velocity,
             density,
-            static,
-            kinematic,
-            friction,
-            restitution,
-            static_friction,
+            (static, kinematic),
+            (friction, restitution, static_friction),
         )
         # Unit density first: the centre of mass does not depend on it (static bodies have 0).
-        polys = [Polygon(v) for v in parts]
-        unit = [poly.mass_properties(1.0) for poly in polys]
-        masses = np.array([m for m, _ in unit])
-        total = float(masses.sum())
-        centroids = np.array([poly.centroid for poly in polys])
-        centre = (masses[:, None] * centroids).sum(axis=0) / total
-        offsets = centroids - centre
-        unit_inertia = float(
-            sum(i for _, i in unit) + float((masses * (offsets[:, 0] ** 2 + offsets[:, 1] ** 2)).sum())
-        )
-        mass, inertia = self._checked_mass((total * head.density, unit_inertia * head.density), head)
+        total, unit_inertia, centre = compound_mass_properties([Polygon.from_checked(v) for v in parts])
+        mass, inertia = args.checked_mass(total * args.density, unit_inertia * args.density)
         locals_ = [v - centre for v in parts]
         radii = [float(np.hypot(v[:, 0], v[:, 1]).max()) for v in locals_]
-        return self._append_rows(head, locals_, radii, mass, inertia)
+        return self._store.append_body(args, locals_, radii, mass, inertia)
 
     def root(self, i: int) -> int:
         """The root row of the body that row ``i`` belongs to (``i`` itself for a plain body)."""
         k = self._check_index(i)
-        return int(self._root[k])
+        return int(self._store.rows.root[k])
 
     def parts(self, i: int) -> list[int]:
         """The rows of the body that row ``i`` belongs to, root first (``[i]`` for a plain body)."""
         k = self._check_index(i)
-        r = int(self._root[k])
+        root = self._store.rows.root
+        r = int(root[k])
         end = r + 1
         n = self.body_count
-        while end < n and self._root[end] == r:
+        while end < n and root[end] == r:
             end += 1
         return list(range(r, end))
-
-    @property
-    def kinematic(self) -> np.ndarray:
-        """``(n,) bool`` read-only: kinematic bodies (and every part of a kinematic compound)."""
-        return _readonly(self._kinematic)
-
-    @property
-    def roots(self) -> np.ndarray:
-        """``(n,) int64`` read-only: each row's root row (see :meth:`add_compound`)."""
-        return _readonly(self._root)
-
-    def _sync_parts(self) -> None:
-        if self._has_compounds:
-            sync_parts(
-                self._root,
-                self._position,
-                self._angle,
-                self._velocity,
-                self._angular_velocity,
-                self._sleeping,
-            )
-
-    def _body_arguments(
-        self,
-        position: Any,
-        angle: Any,
-        velocity: Any,
-        angular_velocity: Any,
-        density: Any,
-        static: Any,
-        kinematic: Any,
-        friction: Any,
-        restitution: Any,
-        static_friction: Any,
-    ) -> _BodyArguments:
-        """The arguments add_body and add_compound share, checked (ValueError naming them)."""
-        pos = _vector(position, "position")
-        ang = _scalar(angle, "angle")
-        vel = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
-        omega = _scalar(
-            angular_velocity, "angular_velocity", minimum=-MAX_ANGULAR_SPEED, maximum=MAX_ANGULAR_SPEED
-        )
-        dens = _scalar(density, "density", minimum=0.0, maximum=MAX_DENSITY)
-        fr = self.friction if friction is None else _material(friction, "friction")
-        re = self.restitution if restitution is None else _material(restitution, "restitution", maximum=1.0)
-        sf = (
-            self.static_friction if static_friction is None else _material(static_friction, "static_friction")
-        )
-        is_kinematic = bool(kinematic)
-        if bool(static) and is_kinematic:
-            raise ValueError(
-                "static = True, kinematic = True: a body is either static or kinematic, not both"
-            )
-        is_static = bool(static) or (dens == 0.0 and not is_kinematic)
-        if is_static:
-            vel = np.zeros(2)
-            omega = 0.0
-        return _BodyArguments(pos, ang, vel, omega, dens, is_static, is_kinematic, fr, re, sf)
-
-    @staticmethod
-    def _checked_mass(mass_inertia: tuple[float, float], head: _BodyArguments) -> tuple[float, float]:
-        """(mass, inertia) of a dynamic body, refused when their inverses would overflow;
-        (0, 0) for static and kinematic bodies (infinite mass)."""
-        if head.static or head.kinematic:
-            return 0.0, 0.0
-        mass, inertia = mass_inertia
-        dens = head.density
-        if mass < MIN_MASS:
-            raise ValueError(
-                f"density = {dens!r}: gives this shape a mass of {mass:.3g}, below MIN_MASS = "
-                f"{MIN_MASS:g} (its inverse would overflow); use a larger density or static=True"
-            )
-        if 0.0 < inertia < MIN_INERTIA:
-            raise ValueError(
-                f"density = {dens!r}: gives this shape a moment of inertia of {inertia:.3g}, below "
-                f"MIN_INERTIA = {MIN_INERTIA:g} (its inverse would overflow); use a larger density "
-                "or a larger shape"
-            )
-        return mass, inertia
-
-    def _append_rows(
-        self,
-        head: _BodyArguments,
-        locals_: list[np.ndarray],
-        radii: list[float],
-        mass: float,
-        inertia: float,
-    ) -> int:
-        """Append one body of ``len(locals_)`` rows (the first is the root, holding the mass and
-        inertia; the others are parts mirroring it) and return the root's index."""
-        n = self.body_count
-        count = len(locals_)
-        for name in self._ARRAYS:
-            old = getattr(self, name)
-            grown = np.zeros((n + count,) + old.shape[1:], dtype=old.dtype)
-            grown[:n] = old
-            setattr(self, name, grown)
-        rows = slice(n, n + count)
-        self._position[rows] = head.position
-        self._angle[rows] = wrap_angle(head.angle)
-        self._velocity[rows] = head.velocity
-        self._angular_velocity[rows] = head.angular_velocity
-        self._mass[n] = mass
-        self._inertia[n] = inertia
-        self._inv_mass[n] = 1.0 / mass if mass > 0.0 else 0.0
-        self._inv_inertia[n] = 1.0 / inertia if inertia > 0.0 else 0.0
-        self._static[rows] = head.static
-        self._kinematic[rows] = head.kinematic
-        self._root[rows] = n
-        for r, (local, radius) in enumerate(zip(locals_, radii, strict=True)):
-            k = local.shape[0]
-            self._local_vertices[n + r, :k] = local
-            self._vertex_count[n + r] = k
-            self._radius[n + r] = radius
-        self._friction[rows] = head.friction
-        self._restitution[rows] = head.restitution
-        self._static_friction[rows] = head.static_friction
-        if count > 1:
-            self._has_compounds = True
-        if head.kinematic:
-            self._has_kinematic = True
-        return n
 
     def remove_body(self, i: int) -> None:
         """Remove body ``i`` (a compound by its root: all its rows); bodies after it move down
         as many indices as it had rows. A part row of a compound is refused (ValueError)."""
         k = self._check_index(i)
-        r = int(self._root[k])
+        r = int(self._store.rows.root[k])
         if r != k:
             raise ValueError(
                 f"i = {k}: is a part of the compound with root {r}; remove_body({r}) removes the compound"
             )
-        rows = self.parts(k)
-        count = len(rows)
-        for name in self._ARRAYS:
-            setattr(self, name, np.delete(getattr(self, name), rows, axis=0))
-        self._root[self._root > k] -= count
-        self._has_compounds = bool((self._root != np.arange(self.body_count)).any())
-        self._has_kinematic = bool(self._kinematic.any())
+        self._store.remove(k, len(self.parts(k)))
         for solver in self._solvers.values():
-            reset = getattr(solver, "reset", None)
-            if reset is not None:
-                reset()
+            solver.reset()
         self.contacts = Contacts.empty()
 
     def shape(self, i: int) -> np.ndarray:
         """``(k, 2)`` centroid-relative local vertices of body ``i`` (a copy)."""
         k = self._check_index(i)
-        return self._local_vertices[k, : self._vertex_count[k]].copy()
+        rows = self._store.rows
+        return rows.local_vertices[k, : rows.vertex_count[k]].copy()
 
     def vertices(self, i: int) -> np.ndarray:
         """``(k, 2)`` world-space vertices of body ``i`` now (a copy)."""
         k = self._check_index(i)
-        return self.world_vertices()[k, : self._vertex_count[k]].copy()
+        return self.world_vertices()[k, : self._store.rows.vertex_count[k]].copy()
 
     def world_vertices(self) -> np.ndarray:
         """``(n, MAX_VERTICES, 2)`` world-space vertices of every body now (read-only; slots past
         ``vertex_count[i]`` are unused)."""
-        self._sync_parts()
+        rows = self._store.rows
+        if self._store.has_compounds:
+            sync_parts(rows)
         transform_vertices(
-            self._local_vertices, self._vertex_count, self._position, self._angle, self._world_vertices
+            rows.local_vertices, rows.vertex_count, rows.position, rows.angle, rows.world_vertices
         )
-        return _readonly(self._world_vertices)
+        return _readonly(rows.world_vertices)
 
     # -- state views -----------------------------------------------------------------------------
 
@@ -980,73 +344,120 @@ class World:
     def position(self) -> np.ndarray:
         """``(n, 2)`` centroids (the live array; a compound's part rows are overwritten with
         its root's at every step: write to the root's row)."""
-        return self._position
+        return self._store.rows.position
 
     @property
     def angle(self) -> np.ndarray:
         """``(n,)`` radians CCW (the live array)."""
-        return self._angle
+        return self._store.rows.angle
 
     @property
     def velocity(self) -> np.ndarray:
         """``(n, 2)`` units/s (the live array)."""
-        return self._velocity
+        return self._store.rows.velocity
 
     @property
     def angular_velocity(self) -> np.ndarray:
         """``(n,)`` rad/s CCW (the live array)."""
-        return self._angular_velocity
+        return self._store.rows.angular_velocity
 
     @property
     def mass(self) -> np.ndarray:
         """``(n,)`` read-only (0 for static and kinematic bodies; a compound's root row holds
         the compound's, its other rows 0)."""
-        return _readonly(self._mass)
+        return _readonly(self._store.rows.mass)
 
     @property
     def inertia(self) -> np.ndarray:
         """``(n,)`` read-only, about the centroid (0 for static and kinematic bodies and points;
         a compound's root row holds the compound's about its centre of mass, its other rows 0)."""
-        return _readonly(self._inertia)
+        return _readonly(self._store.rows.inertia)
 
     @property
     def static(self) -> np.ndarray:
         """``(n,) bool`` read-only."""
-        return _readonly(self._static)
+        return _readonly(self._store.rows.static)
+
+    @property
+    def kinematic(self) -> np.ndarray:
+        """``(n,) bool`` read-only: kinematic bodies (and every part of a kinematic compound)."""
+        return _readonly(self._store.rows.kinematic)
+
+    @property
+    def body_kind(self) -> np.ndarray:
+        """``(n,) int8``: ``BODY_DYNAMIC`` (0), ``BODY_STATIC`` (1) or ``BODY_KINEMATIC`` (2) (a new
+        array)."""
+        rows = self._store.rows
+        return rows.static.astype(np.int8) + np.int8(BODY_KINEMATIC) * rows.kinematic.astype(np.int8)
+
+    @property
+    def roots(self) -> np.ndarray:
+        """``(n,) int64`` read-only: each row's root row (see :meth:`add_compound`)."""
+        return _readonly(self._store.rows.root)
+
+    @property
+    def local_vertices(self) -> np.ndarray:
+        """``(n, MAX_VERTICES, 2)`` read-only: each row's centroid-relative vertices (a
+        compound's parts relative to its centre of mass); slots past ``vertex_count[i]`` are 0."""
+        return _readonly(self._store.rows.local_vertices)
 
     @property
     def vertex_count(self) -> np.ndarray:
         """``(n,) int64`` read-only."""
-        return _readonly(self._vertex_count)
+        return _readonly(self._store.rows.vertex_count)
+
+    @property
+    def radius(self) -> np.ndarray:
+        """``(n,)`` read-only: each row's largest vertex distance from its centroid (units; from
+        the compound's centre of mass for a part)."""
+        return _readonly(self._store.rows.radius)
 
     @property
     def sleeping(self) -> np.ndarray:
         """``(n,) bool`` read-only (only the iterative solver puts bodies to sleep)."""
-        return _readonly(self._sleeping)
+        return _readonly(self._store.rows.sleeping)
+
+    @property
+    def fixed_rotation(self) -> np.ndarray:
+        """``(n,) bool`` read-only: bodies whose rotation is fixed (:meth:`set_fixed_rotation`)."""
+        rows = self._store.rows
+        return (rows.inv_inertia == 0.0) & (rows.inertia > 0.0)
+
+    @property
+    def force(self) -> np.ndarray:
+        """``(n, 2)`` read-only: the force (N) accumulated for the next step (see
+        :meth:`apply_force`; cleared by each step)."""
+        return _readonly(self._store.rows.force)
+
+    @property
+    def torque(self) -> np.ndarray:
+        """``(n,)`` read-only: the torque (N units, CCW) accumulated for the next step."""
+        return _readonly(self._store.rows.torque)
 
     @property
     def body_friction(self) -> np.ndarray:
         """``(n,)`` per-body dynamic friction, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._friction)
+        return _readonly(self._store.rows.friction)
 
     @property
     def body_restitution(self) -> np.ndarray:
         """``(n,)`` per-body restitution, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._restitution)
+        return _readonly(self._store.rows.restitution)
 
     @property
     def body_static_friction(self) -> np.ndarray:
         """``(n,)`` per-body static friction, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._static_friction)
+        return _readonly(self._store.rows.static_friction)
 
     @property
     def gravity(self) -> np.ndarray:
         """``(2,)`` units/s^2 (a copy; assign a new vector to change it)."""
-        return self._gravity.copy()
+        return np.array(self._gravity)
 
     @gravity.setter
     def gravity(self, value: Any) -> None:
-        self._gravity = _vector(value, "gravity", MAX_ACCELERATION, "MAX_ACCELERATION")
+        g = checks.vector(value, "gravity", MAX_ACCELERATION, "MAX_ACCELERATION")
+        self._gravity = (float(g[0]), float(g[1]))
 
     def set_material(
         self,
@@ -1058,84 +469,145 @@ class World:
         """Set the material of body ``i`` (or of every body when ``i`` is None); None keeps a value.
         A row of a compound sets every part's."""
         rows: slice | list[int] = slice(None) if i is None else self.parts(i)
-        fr = None if friction is None else _material(friction, "friction")
-        re = None if restitution is None else _material(restitution, "restitution", maximum=1.0)
-        sf = None if static_friction is None else _material(static_friction, "static_friction")
-        if fr is not None:
-            self._friction[rows] = fr
-        if re is not None:
-            self._restitution[rows] = re
-        if sf is not None:
-            self._static_friction[rows] = sf
+        fr = None if friction is None else checks.material(friction, "friction")
+        re = None if restitution is None else checks.material(restitution, "restitution", maximum=1.0)
+        sf = None if static_friction is None else checks.material(static_friction, "static_friction")
+        b = self._store.rows
+        for array, value in ((b.friction, fr), (b.restitution, re), (b.static_friction, sf)):
+            if value is not None:
+                array[rows] = value
 
     # -- forces ----------------------------------------------------------------------------------
 
+    def _moved_body(self, i: Any) -> int | None:
+        """The root of row ``i``, or None for a static or kinematic body (forces and impulses
+        do not move those)."""
+        k = int(self._store.rows.root[self._check_index(i)])
+        rows = self._store.rows
+        return None if rows.static[k] or rows.kinematic[k] else k
+
+    def _torque_of(self, k: int, force: np.ndarray, point: Any) -> float:
+        """r x F of ``force`` at world ``point`` about body ``k``'s centroid (0 without a point)."""
+        if point is None:
+            return 0.0
+        p = checks.vector(point, "point")
+        rx, ry = p - self._store.rows.position[k]
+        return float(rx * force[1] - ry * force[0])
+
     def apply_force(self, i: int, force: Any, point: Any = None) -> None:
         """Add ``force (2,)`` (N) to body ``i`` for the next step; at world ``point (2,)`` it also
-        adds the torque r x F (CCW positive). Static and kinematic bodies ignore forces (a
-        documented no-op: nothing but their velocity moves them). A row of a compound acts on
-        the compound (its root)."""
-        k = int(self._root[self._check_index(i)])
-        f = _vector(force, "force", math.inf)
-        torque = 0.0
-        if point is not None:
-            p = _vector(point, "point")
-            rx, ry = p - self._position[k]
-            torque = float(rx * f[1] - ry * f[0])
-        if self._static[k] or self._kinematic[k]:
+        adds the torque r x F (CCW positive), and it wakes the body. Static and kinematic bodies
+        ignore forces (a documented no-op: nothing but their velocity moves them). A row of a
+        compound acts on the compound (its root)."""
+        k = int(self._store.rows.root[self._check_index(i)])
+        f = checks.vector(force, "force", math.inf)
+        torque = self._torque_of(k, f, point)
+        if self._moved_body(k) is None:
             return
-        linear = math.hypot(*(self._force[k] + f)) * self._inv_mass[k]
-        angular = abs(self._torque[k] + torque) * self._inv_inertia[k]
+        b = self._store.rows
+        linear = math.hypot(*(b.force[k] + f)) * b.inv_mass[k]
+        angular = abs(b.torque[k] + torque) * b.inv_inertia[k]
         if not linear <= MAX_ACCELERATION or not angular <= MAX_ACCELERATION:
             raise ValueError(
                 f"force = {force!r}: would accelerate body {k} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
             )
-        self._force[k] += f
-        self._torque[k] += torque
-        self._sleeping[k] = False
+        b.force[k] += f
+        b.torque[k] += torque
+        b.sleeping[k] = False
+
+    def apply_forces(self, bodies: Any, forces: Any) -> None:
+        """Add ``forces (m, 2)`` (N, through the centroids) to ``bodies`` for the next step: the
+        batch form of :meth:`apply_force`, without a Python loop per body.
+
+        ``bodies``: ``(m,)`` body indices, or an ``(n,) bool`` mask with ``m`` bodies set; a row
+        of a compound acts on the compound (give each compound once). Static and kinematic
+        bodies are skipped; a body given a non-zero force wakes. ValueError, changing nothing,
+        when an index or force is bad or a body would be accelerated beyond
+        ``MAX_ACCELERATION``.
+        """
+        n = self.body_count
+        index = np.asarray(bodies)
+        if index.dtype == np.bool_:
+            if index.shape != (n,):
+                raise ValueError(f"bodies: a mask must have shape ({n},), got {index.shape}")
+            index = np.flatnonzero(index)
+        elif index.ndim != 1 or not (index.size == 0 or np.issubdtype(index.dtype, np.integer)):
+            raise ValueError(f"bodies = {bodies!r}: must be body indices (m,) or a (n,) bool mask")
+        if index.size and not ((index >= 0) & (index < n)).all():
+            bad = int(index[np.argmax((index < 0) | (index >= n))])
+            raise ValueError(f"bodies: {bad} is no body (body_count = {n})")
+        f = np.asarray(forces, dtype=np.float64) if not isinstance(forces, str | bytes) else None
+        if f is None or f.shape != (index.size, 2) or not np.isfinite(f).all():
+            raise ValueError(f"forces: must be ({index.size}, 2) finite numbers, got {np.shape(forces)}")
+        b = self._store.rows
+        roots = b.root[index]
+        moved = ~(b.static[roots] | b.kinematic[roots])
+        roots, f = roots[moved], f[moved]
+        total = b.force[roots] + f
+        accel = np.hypot(total[:, 0], total[:, 1]) * b.inv_mass[roots]
+        if not (accel <= MAX_ACCELERATION).all():
+            bad = int(roots[np.argmin(accel <= MAX_ACCELERATION)])
+            raise ValueError(
+                f"forces: would accelerate body {bad} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
+            )
+        b.force[roots] += f
+        b.sleeping[roots[np.any(f != 0.0, axis=1)]] = False
 
     def apply_impulse(self, i: int, impulse: Any, point: Any = None) -> None:
         """Change body ``i``'s velocity by ``impulse (2,)`` (N s) / m now; at world ``point (2,)``
-        its angular velocity changes by (r x J) / I too. Static and kinematic bodies ignore
-        impulses (a documented no-op). A row of a compound acts on the compound (its root)."""
-        k = int(self._root[self._check_index(i)])
-        j = _vector(impulse, "impulse", math.inf)
-        dw = 0.0
-        if point is not None:
-            p = _vector(point, "point")
-            rx, ry = p - self._position[k]
-            dw = float(rx * j[1] - ry * j[0]) * self._inv_inertia[k]
-        if self._static[k] or self._kinematic[k]:
+        its angular velocity changes by (r x J) / I too, and it wakes. Static and kinematic
+        bodies ignore impulses (a documented no-op). A row of a compound acts on the compound
+        (its root)."""
+        k = int(self._store.rows.root[self._check_index(i)])
+        j = checks.vector(impulse, "impulse", math.inf)
+        b = self._store.rows
+        dw = self._torque_of(k, j, point) * b.inv_inertia[k]
+        if self._moved_body(k) is None:
             return
-        speed = math.hypot(*(self._velocity[k] + j * self._inv_mass[k]))
-        spin = abs(self._angular_velocity[k] + dw)
+        speed = math.hypot(*(b.velocity[k] + j * b.inv_mass[k]))
+        spin = abs(b.angular_velocity[k] + dw)
         if not speed <= MAX_SPEED or not spin <= MAX_ANGULAR_SPEED:
             raise ValueError(
                 f"impulse = {impulse!r}: would spin or speed body {k} beyond MAX_SPEED = {MAX_SPEED:g}"
             )
-        self._velocity[k] += j * self._inv_mass[k]
-        self._angular_velocity[k] += dw
-        self._sleeping[k] = False
+        b.velocity[k] += j * b.inv_mass[k]
+        b.angular_velocity[k] += dw
+        b.sleeping[k] = False
 
     def set_velocity(self, i: int, velocity: Any, angular_velocity: float | None = None) -> None:
         """Set body ``i``'s velocity ``(2,)`` (and angular velocity) and wake it. Static: refused.
         This is how a kinematic body is steered. A row of a compound sets the compound's."""
-        k = int(self._root[self._check_index(i)])
-        v = _vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
-        w = (
-            None
-            if angular_velocity is None
-            else _scalar(
+        k = int(self._store.rows.root[self._check_index(i)])
+        v = checks.vector(velocity, "velocity", MAX_SPEED, "MAX_SPEED")
+        w = None
+        if angular_velocity is not None:
+            w = checks.number(
                 angular_velocity, "angular_velocity", minimum=-MAX_ANGULAR_SPEED, maximum=MAX_ANGULAR_SPEED
             )
-        )
-        if self._static[k]:
+        b = self._store.rows
+        if b.static[k]:
             raise ValueError(f"i = {k}: is a static body, which cannot move")
-        self._velocity[k] = v
+        b.velocity[k] = v
         if w is not None:
-            self._angular_velocity[k] = w
-        self._sleeping[k] = False
-        self._sync_parts()
+            b.angular_velocity[k] = w
+        b.sleeping[k] = False
+        if self._store.has_compounds:
+            sync_parts(b)
+
+    def set_fixed_rotation(self, i: int, fixed: bool = True) -> None:
+        """Fix body ``i``'s rotation (its inverse inertia becomes 0: contacts, forces and impulses
+        never turn it; its angular velocity is set to 0) or, with ``fixed=False``, free it again.
+        Its ``inertia`` is kept. Static and kinematic bodies: a no-op. A row of a compound acts
+        on the compound."""
+        k = int(self._store.rows.root[self._check_index(i)])
+        on = checks.boolean(fixed, "fixed")
+        b = self._store.rows
+        if b.static[k] or b.kinematic[k]:
+            return
+        inertia = b.inertia[k]
+        b.inv_inertia[k] = 0.0 if on or inertia <= 0.0 else 1.0 / inertia
+        if on:
+            b.angular_velocity[k] = 0.0
 
     # -- step ------------------------------------------------------------------------------------
 
@@ -1148,7 +620,7 @@ class World:
             "angular_velocity": STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
         }
         for name, limit in limits.items():
-            a = getattr(self, "_" + name)
+            a = getattr(self._store.rows, name)
             size = np.abs(a) if a.ndim == 1 else np.hypot(a[:, 0], a[:, 1])
             if not (size <= limit).all():  # also catches NaN
                 bad = int(np.argmin(size <= limit))
@@ -1156,31 +628,20 @@ class World:
 
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds (> 0) with the chosen solver."""
-        h = _scalar(dt, "dt", maximum=MAX_TIME_STEP)
-        if h <= 0.0:
-            raise ValueError(f"dt = {dt!r}: must be > 0")
+        h = checks.number(dt, "dt", maximum=MAX_TIME_STEP, above=0.0)
         solver = self._solver_object()
-        arrays = (
-            self._position,
-            self._angle,
-            self._velocity,
-            self._angular_velocity,
-            self._force,
-            self._torque,
-            self._inv_mass,
-            self._inv_inertia,
-            self._static,
-            self._sleeping,
-            self._gravity,
-            h,
-        )
-        if not begin_step(*arrays, True):
+        settings = self.solver_settings()
+        store = self._store
+        bodies = store.rows
+        gx, gy = self._gravity
+        context = StepContext(h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic)
+        if not begin_step(bodies, context, True):
             self._check_state()  # the exact check: raises, naming the first entry out of range
             # In range after all (the fast check's squares can overflow where the values do not).
-            begin_step(*arrays, False)
-        self._sync_parts()
-        self.contacts = solver.step(self, h)
-        self._sync_parts()
+            begin_step(bodies, context, False)
+        self.contacts = solver.step(bodies, settings, context)
+        if store.has_compounds:
+            sync_parts(bodies)
         self.time += h
         self.step_count += 1
 
@@ -1189,26 +650,29 @@ class World:
     def state_hash(self) -> str:
         """sha256 hex digest of the bytes of positions, angles, velocities, angular velocities."""
         digest = hashlib.sha256()
-        for a in (self._position, self._angle, self._velocity, self._angular_velocity):
+        for a in (self.position, self.angle, self.velocity, self.angular_velocity):
             digest.update(np.ascontiguousarray(a).tobytes())
         return digest.hexdigest()
 
     def kinetic_energy(self) -> float:
         """Total kinetic energy (J) of the dynamic bodies: sum m v^2 / 2 + I w^2 / 2."""
-        v2 = np.sum(self._velocity**2, axis=1)
-        return float(0.5 * np.sum(self._mass * v2) + 0.5 * np.sum(self._inertia * self._angular_velocity**2))
+        b = self._store.rows
+        v2 = np.sum(b.velocity**2, axis=1)
+        return float(0.5 * np.sum(b.mass * v2) + 0.5 * np.sum(b.inertia * b.angular_velocity**2))
 
     def momentum(self) -> np.ndarray:
         """``(2,)`` total linear momentum (N s) of the dynamic bodies."""
-        return np.sum(self._mass[:, None] * self._velocity, axis=0)
+        b = self._store.rows
+        return np.sum(b.mass[:, None] * b.velocity, axis=0)
 
     # -- queries ---------------------------------------------------------------------------------
 
     def _skip_mask(self, ignore: Any) -> np.ndarray:
         skip = np.zeros(self.body_count, dtype=np.bool_)
+        root = self._store.rows.root
         for idx in ignore:
             k = self._check_index(idx, "ignore")
-            skip[self._root == self._root[k]] = True  # a compound is ignored whole
+            skip[root == root[k]] = True  # a compound is ignored whole
         return skip
 
     def raycast(self, start: Any, end: Any, ignore: Any = ()) -> RayHit | None:
@@ -1218,36 +682,34 @@ class World:
         segments are hit within ``QUERY_PICK_RADIUS`` of the ray. A compound is reported by
         its root.
         """
-        from collision.segment import raycast_kernel
-
-        s = _vector(start, "start")
-        e = _vector(end, "end")
+        s = checks.vector(start, "start")
+        e = checks.vector(end, "end")
         skip = self._skip_mask(ignore)
         wv = self.world_vertices()
+        rows = self._store.rows
         body, t, nx, ny = raycast_kernel(
-            s[0], s[1], e[0], e[1], wv, self._vertex_count, skip, QUERY_PICK_RADIUS
+            s[0], s[1], e[0], e[1], wv, rows.vertex_count, skip, QUERY_PICK_RADIUS
         )
         if body < 0:
             return None
         t = float(t)
-        return RayHit(int(self._root[body]), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
+        return RayHit(int(rows.root[body]), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
 
     def raycast_all(self, start: Any, end: Any, ignore: Any = ()) -> list[RayHit]:
         """Every body the segment enters, nearest first (see :meth:`raycast`); a compound once,
         at its nearest part's hit, by its root."""
-        from collision.segment import raycast_all_kernel
-
-        s = _vector(start, "start")
-        e = _vector(end, "end")
+        s = checks.vector(start, "start")
+        e = checks.vector(end, "end")
         skip = self._skip_mask(ignore)
         wv = self.world_vertices()
+        rows = self._store.rows
         bodies, ts, normals = raycast_all_kernel(
-            s[0], s[1], e[0], e[1], wv, self._vertex_count, skip, QUERY_PICK_RADIUS
+            s[0], s[1], e[0], e[1], wv, rows.vertex_count, skip, QUERY_PICK_RADIUS
         )
         hits = []
         seen = set()
         for b, t, nrm in zip(bodies, ts, normals, strict=True):
-            r = int(self._root[b])
+            r = int(rows.root[b])
             if r in seen:  # a compound: its nearest part's hit only
                 continue
             seen.add(r)
@@ -1257,7 +719,8 @@ class World:
     def query_point(self, p: Any) -> list[int]:
         """Indices (ascending) of the bodies containing world point ``p (2,)``; points and
         segments count within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
-        q = _vector(p, "p")
+        q = checks.vector(p, "p")
         wv = self.world_vertices()
-        found = query_point_kernel(wv, self._vertex_count, q[0], q[1], QUERY_PICK_RADIUS)
-        return sorted({int(self._root[i]) for i in found})
+        rows = self._store.rows
+        found = query_point_kernel(wv, rows.vertex_count, q[0], q[1], QUERY_PICK_RADIUS)
+        return sorted({int(rows.root[i]) for i in found})

@@ -149,11 +149,11 @@ def _engine_cache_cold() -> bool:
     from collision import kernel_cache  # noqa: PLC0415 - importing the engine picks the cache folder
 
     package = kernel_cache.PACKAGE
-    cache = kernel_cache.folder(package)
-    if not any(cache.glob("*.nbi")):
+    if not any(kernel_cache.folder(package).glob("*.nbi")):
         return True
-    for source in package.glob("*.py"):
-        # numba recompiles when the source is newer than its cache index.
+    for source in package.rglob("*.py"):
+        # numba recompiles when the source is newer than its cache index (one folder per package).
+        cache = kernel_cache.folder(source.parent)
         indexes = [p.stat().st_mtime for p in cache.glob(f"{source.stem}.*.nbi")]
         if indexes and max(indexes) < source.stat().st_mtime:
             return True

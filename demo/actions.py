@@ -305,7 +305,7 @@ class Simulation:
             candidate = order[(start + offset) % len(order)]
             world.solver = candidate
             try:
-                world._solver_object()  # fails now, not mid-frame, if it is not built yet
+                world.solver_settings()  # fails now, not mid-frame, if it is not built yet
             except NotImplementedError:
                 continue
             self.solver_choice[self._scene.name] = candidate
@@ -353,15 +353,13 @@ class Simulation:
         if not attract and "repel" not in self.held:
             return
         world = self.world
-        moving = ~np.asarray(world.static, dtype=bool)
+        # Each body once: a compound by its root row.
+        moving = ~np.asarray(world.static, dtype=bool) & (world.roots == np.arange(world.body_count))
         if not moving.any():
             return
         scale = mouse_scale(self._scene.view)
         forces = attraction_forces(world.position[moving], self.cursor_world(), attract, scale)
-        # The world's force accumulator, vectorised (apply_force per body would be a Python loop).
-        world._force[moving] += forces
-        pushed = np.flatnonzero(moving)[np.any(forces != 0.0, axis=1)]
-        world._sleeping[pushed] = False
+        world.apply_forces(moving, forces)
 
     def physics_step(self) -> None:
         """One fixed step of the scene's world: the scene's hook, the mouse forces, the bullets."""

@@ -304,10 +304,10 @@ class App(Simulation):
         world = self.world
         wv = world.world_vertices()
         # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.draw.mesh KIND_*).
-        kinds = world._static.astype(np.int64) + 2 * world._kinematic
+        kinds = world.body_kind.astype(np.int64)
         # The bodies' fills stay on the GPU; only their poses go up each frame.
         _, lines, points = self.mesh.update(
-            wv, world._local_vertices, world._vertex_count, kinds, fills=False
+            wv, world.local_vertices, world.vertex_count, kinds, fills=False
         )
         overlay = self.renderer.overlay
         overlay.clear()
@@ -315,7 +315,7 @@ class App(Simulation):
         self._scene.on_overlay(overlay, self.frame_input())
         # After on_overlay, which may set the body colours for this frame.
         body_fills = self.mesh.body_fills(
-            world._local_vertices, world._vertex_count, kinds, self._scene.body_colors
+            world.local_vertices, world.vertex_count, kinds, self._scene.body_colors
         )
         bodies = (body_fills, self.mesh.version, self.mesh.poses(world.position, world.angle))
         fills, extra_lines, extra_points = overlay.fills(), overlay.lines(), overlay.points()

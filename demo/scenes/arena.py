@@ -63,7 +63,7 @@ def occupied(world: World, first: int) -> tuple[np.ndarray, np.ndarray]:
     """Bounding circles (centres (m, 2), radii (m,)) of the bodies from index ``first`` on (the
     walls are kept out by the arena's box instead)."""
     centres = world.position[first:].copy()
-    radii = np.maximum(world._radius[first:], POINT_SPAWN_RADIUS)
+    radii = np.maximum(world.radius[first:], POINT_SPAWN_RADIUS)
     return centres, radii
 
 

@@ -110,7 +110,7 @@ class BulletScene(Scene):
 
 def build_bullet(seed: int = 0, bodies: int | None = None) -> BulletScene:
     world = World(gravity=(0.0, 0.0), friction=0.6, restitution=0.0)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     wall = world.add_body(Polygon.box(0.1, 2.0), (BULLET_WALL_X + 0.05, 0.0), static=True)
     box = world.add_body(Polygon.box(BULLET_BOX, BULLET_BOX), BULLET_START, velocity=(BULLET_VELOCITY, 0.0))
     x0, y0, x1, y1 = BULLET_VIEW

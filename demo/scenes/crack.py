@@ -50,18 +50,20 @@ class CrackScene(Scene):
 
     def update_status(self) -> None:
         on = {True: "on", False: "off"}
+        arcade = self.world.solver_settings("arcade")
         self.status = [
             f"snags: {self.snags}   laps: {self.laps}",
-            f"1: earliest-first ordering {on[self.world.ordered]}",
-            f"2: surface-area rule {on[self.world.surface_rule]}",
+            f"1: earliest-first ordering {on[arcade.ordered]}",
+            f"2: surface-area rule {on[arcade.surface_rule]}",
         ]
 
     def on_action(self, action: str, frame: FrameInput) -> bool:
         if action in ("toggle_ordering", "toggle_surface"):
+            arcade = self.world.solver_settings("arcade")
             if action == "toggle_ordering":
-                self.world.ordered = not self.world.ordered
+                arcade.ordered = not arcade.ordered
             else:
-                self.world.surface_rule = not self.world.surface_rule
+                arcade.surface_rule = not arcade.surface_rule
             self.last_x = None
             self.update_status()
             return True

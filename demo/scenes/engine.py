@@ -46,7 +46,7 @@ class RestitutionScene(Scene):
 
 def build_restitution(seed: int = 0, bodies: int | None = None) -> RestitutionScene:
     world = World(gravity=(0.0, -10.0), friction=0.6, restitution=0.0)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     ground(world, -8.0, 8.0)
     first = world.body_count
     for k, e in enumerate(RESTITUTIONS):
@@ -91,7 +91,7 @@ class FrictionScene(Scene):
 
 def build_friction(seed: int = 0, bodies: int | None = None) -> FrictionScene:
     world = World(gravity=(0.0, -10.0), restitution=0.0)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     ground(world, -26.0, 26.0)
     for x in (-26.5, 26.5):  # end stops: a frictionless box would otherwise slide on for ever
         world.add_body(Polygon.box(1.0, 3.0), (x, 1.5), static=True)
@@ -125,7 +125,7 @@ class MassRatioScene(Scene):
 
 def build_mass_ratio(seed: int = 0, bodies: int | None = None) -> MassRatioScene:
     world = World(gravity=(0.0, -10.0), restitution=0.0)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     ground(world, -6.0, 6.0)
     light = world.add_body(Polygon.box(LIGHT_SIZE, LIGHT_SIZE), (0.0, 0.5 * LIGHT_SIZE))
     heavy = world.add_body(

@@ -272,7 +272,7 @@ def read_scene_file(path: str | Path) -> dict[str, Any]:
         world = World(**world_args)
     except ValueError as exc:
         raise SceneFileError(f"scene file {name}: world: {exc}") from None
-    world.sleep_enabled = reader.boolean(settings.get("sleep", True), "world.sleep")
+    world.solver_settings("iterative").sleep = reader.boolean(settings.get("sleep", True), "world.sleep")
 
     bodies = top.get("bodies")
     if not isinstance(bodies, list) or not bodies:

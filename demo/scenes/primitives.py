@@ -95,7 +95,7 @@ def outline(kind: str, obj: Any) -> np.ndarray:
         (x, y), (w, h) = obj.origin, obj.size
         return np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]])
     if kind == "oriented":
-        return np.array(prim._corners(obj))
+        return np.array(obj.corners())
     return np.asarray(obj)
 
 

@@ -154,7 +154,7 @@ def build_shooter(
     )
     w, h = SHOOTER_SIZE
     player = world.add_body(Polygon.box(w, h), (50.0, 10.0), density=SHOOTER_DENSITY)
-    world._inv_inertia[player] = 0.0  # T8: the player never turns (inertia "infinite")
+    world.set_fixed_rotation(player)  # T8: the player never turns (inertia "infinite")
     for _ in range(random_bodies):
         n = int(rng.integers(sides[0], sides[1] + 1))
         height = float(rng.uniform(2.0, 6.0))

@@ -339,7 +339,7 @@ def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs:
         # Start apart, so the first picture is a future hit: A moved out along the centre line.
         d = world.position[0] - world.position[1]
         d = d / np.hypot(*d) if np.hypot(*d) > 1e-9 else np.array([1.0, 0.0])
-        reach = float(world._radius[0] + world._radius[1]) + 4.0
+        reach = float(world.radius[0] + world.radius[1]) + 4.0
         world.position[0] = world.position[1] + d * reach
     # Start with A launched at B, so the scene shows a hit before any click.
     scene.motion = (world.position[1] - world.position[0]) * 1.2

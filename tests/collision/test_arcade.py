@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.arcade import MAX_SUBDIVISIONS
+from collision.solvers.arcade import ArcadeSettings
 
 DT = 1 / 60
 
@@ -20,7 +20,7 @@ def _arcade(ordered: bool = True, **kw: object) -> World:
     kw.setdefault("restitution", 0.0)
     kw.setdefault("static_friction", 0.0)
     w = World(solver="arcade", **kw)  # type: ignore[arg-type]
-    w.ordered = ordered
+    w.solver_settings("arcade").ordered = ordered
     return w
 
 
@@ -134,7 +134,7 @@ def test_ordering_without_the_surface_rule_snags_on_a_crack() -> None:
     """Seed 002's two parts: earliest-first ordering alone still lets the crack's hidden edge
     catch the sliding box; the surface rule is what keeps it going."""
     w = _arcade(True)
-    w.surface_rule = False
+    w.solver_settings("arcade").surface_rule = False
     _flush_floor(w)
     box = w.add_body(Polygon.box(0.5, 0.5), (0.5, 0.25), velocity=(5.0, -2.0))
     slowest = math.inf
@@ -197,7 +197,7 @@ def test_subdivision_cap_warns_once_and_never_loops_forever() -> None:
     w.add_body(Polygon.box(1.0, 4.0), (-1.0, 0.0), static=True)  # right face at x = -0.5
     w.add_body(Polygon.box(1.0, 4.0), (1.001, 0.0), static=True)  # left face at x = 0.501
     box = w.add_body(Polygon.box(1.0, 1.0), (0.0005, 0.0), velocity=(1000.0, 0.0))
-    with pytest.warns(RuntimeWarning, match=str(MAX_SUBDIVISIONS)):
+    with pytest.warns(RuntimeWarning, match=str(ArcadeSettings().max_subdivisions)):
         w.step(DT)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a second warning would raise

@@ -1,5 +1,5 @@
-"""The continuous pass after the iterative solve (collision/ccd.py ``stop_at_static``): a body
-that travelled further than its start-of-step contacts could see is put back where it first
+"""The continuous pass after the iterative solve (``stop_at_static``, collision/solvers/iterative/ccd.py):
+a body that travelled further than its start-of-step contacts could see is put back where it first
 touches static geometry, exactly; everything else is left alone."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from __future__ import annotations
 import numpy as np
 
 from collision import Polygon, World
-from collision.ccd import stop_at_static
 from collision.shapes import MAX_VERTICES
+from collision.solvers.iterative.ccd import stop_at_static
+from tests.collision.kernel_records import bodies_of, context_of
 
 DT = 1.0 / 60.0
 REACH = 0.02
@@ -56,27 +57,29 @@ def run_pass(
     pointless_pairs: tuple[tuple[int, int], ...] = (),
 ) -> tuple[int, np.ndarray]:
     n = len(start)
-    position = np.array(end, dtype=np.float64)
+    bodies = bodies_of(
+        n,
+        local_vertices=r["local"],
+        vertex_count=r["count"],
+        world_vertices=r["world"],
+        position=end,
+        inv_mass=inv_mass,
+        static=r["static"],
+        root=r["root"],
+    )
     moved = stop_at_static(
-        r["local"],
-        r["count"],
-        r["world"],
-        position,
-        np.zeros(n),
+        bodies,
+        context_of(DT, has_compounds=has_compounds),
         np.array(start, dtype=np.float64),
         np.array(start_velocity, dtype=np.float64),
-        np.array(inv_mass, dtype=np.float64),
         ~r["static"],
-        r["static"],
-        r["root"],
-        has_compounds,
         # The broadphase's pairs: those with contact points first (one point each), then the rest.
         np.array(list(contact_pairs) + list(pointless_pairs), dtype=np.int64).reshape(-1, 2),
         np.arange(len(contact_pairs), dtype=np.int64),
-        DT,
         REACH,
         BACKOFF,
     )
+    position = bodies.position
     return moved, position
 
 

@@ -75,7 +75,7 @@ def _energy_box(seed: int, bodies: int = 24, restitution: float = 1.0) -> World:
     world = World(
         gravity=(0.0, 0.0), solver="iterative", friction=0.0, restitution=restitution, static_friction=0.0
     )
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     half, wall = 20.0, 2.0
     for cx, cy, w, h in (
         (0, -half - wall / 2, 2 * half + 2 * wall, wall),

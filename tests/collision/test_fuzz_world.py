@@ -79,8 +79,8 @@ def _snapshot(world: World) -> tuple:
         world.gravity.tobytes(),
         world.body_friction.tobytes(),
         world.body_restitution.tobytes(),
-        world._force.tobytes(),
-        world._torque.tobytes(),
+        world.force.tobytes(),
+        world.torque.tobytes(),
     )
 
 

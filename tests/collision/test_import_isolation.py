@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import json, sys
 import collision
-import collision.primitives, collision.segment, collision.shapes
+import collision.primitives, collision.raycast, collision.shapes
 forbidden = sorted(
     name for name in sys.modules
     if name.split(".")[0] in ("OpenGL", "glfw", "demo")

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from collision import MAX_VERTICES, contact_points, intersect, sweep
-from collision.contacts import contact_kernel, contact_pairs
+from collision.contacts import contact_pairs, find_contacts
 from collision.sat import intersect_kernel, sweep_kernel, sweep_pairs
 from tests.collision.test_sat_oracle import random_convex
 
@@ -93,7 +93,7 @@ def test_contact_pairs_equals_one_pair_kernel_and_public_contact_points(world):
         b = w[j, : count[j]].copy()
         out_a = np.zeros((2, 2))
         out_b = np.zeros((2, 2))
-        c = contact_kernel(a, b, normal[p, 0], normal[p, 1], toi[p], *velocity[i], *velocity[j], out_a, out_b)
+        c = find_contacts(a, b, normal[p, 0], normal[p, 1], toi[p], *velocity[i], *velocity[j], out_a, out_b)
         assert c == n_contacts[p]
         np.testing.assert_array_equal(out_a[:c], point_a[p, :c])
         np.testing.assert_array_equal(out_b[:c], point_b[p, :c])

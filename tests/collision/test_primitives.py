@@ -297,3 +297,11 @@ def test_brute_force(function, kind_a, kind_b, seed):
         assert gap <= 1.5 * STEP, f"{function.__name__} says they collide, but they are {gap} apart"
     else:
         assert gap > 0.0, f"{function.__name__} says no collision, but a sample lies inside"
+
+
+def test_rectangle_corners_are_counter_clockwise_from_the_origin() -> None:
+    from collision.primitives import OrientedRectangle, Rectangle
+
+    assert Rectangle((1, 2), (3, 4)).corners() == [(1, 2), (4, 2), (4, 6), (1, 6)]
+    corners = OrientedRectangle((1.0, 1.0), (2.0, 1.0), math.pi / 2).corners()
+    np.testing.assert_allclose(corners, [(2, -1), (2, 3), (0, 3), (0, -1)], atol=1e-12)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from collision import GeometryError, Polygon, SegmentHit, clip_segment
-from collision.segment import clip_segment_kernel, raycast_all_kernel, raycast_kernel
+from collision.raycast import clip_segment_kernel, raycast_all_kernel, raycast_kernel
 from collision.shapes import MAX_VERTICES
 
 BOX = Polygon.box(2.0, 2.0).vertices  # [-1, 1]^2

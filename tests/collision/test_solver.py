@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.world import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
+from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 
 DT = 1.0 / 60.0
 
 
 def new_world(gravity: tuple[float, float] = (0.0, -10.0), **kw: float) -> World:
     world = World(gravity=gravity, solver="iterative", **kw)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     return world
 
 
@@ -176,7 +176,7 @@ def settled_stack(warm_start: bool) -> World:
     for k in range(8):
         world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.5 + k))
     run(world, 300)
-    world._solver_object().warm_start = warm_start
+    world.solver_settings("iterative").warm_start = warm_start
     return world
 
 
@@ -184,7 +184,7 @@ def test_warm_starting_reduces_the_velocity_residual() -> None:
     residual = {}
     for warm in (True, False):
         world = settled_stack(warm_start=True)
-        solver = world._solver_object()
+        solver = world.solver_settings("iterative")
         solver.warm_start = warm
         solver.velocity_iterations = 1
         solver.relax_iterations = 1
@@ -241,7 +241,7 @@ def test_same_run_twice_gives_the_same_state_hash() -> None:
 
 def test_bodies_at_rest_fall_asleep_and_wake_when_hit() -> None:
     world = World(gravity=(0.0, -10.0), solver="iterative")
-    assert world.sleep_enabled
+    assert world.solver_settings("iterative").sleep
     ground(world)
     a = world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.5))
     b = world.add_body(Polygon.box(1.0, 1.0), (0.0, 1.5))

@@ -12,8 +12,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from collision.contact_store import prepare_points
-from collision.soft_contact import SOLVE_STREAMS, soft_step
+from collision.solvers.iterative.soft_step import SOLVE_STREAMS, soft_step
+from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
+from tests.collision.kernel_records import (
+    bodies_of,
+    context_of,
+    iterative_settings,
+    points_of,
+    previous_points,
+)
 
 DT = 1.0 / 60.0
 
@@ -174,21 +181,60 @@ def reference_step(d: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
 def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
     d = random_contacts(seed)
     n = d["inv_mass"].shape[0]
-    position = np.zeros((n, 2))
-    angle = np.zeros(n)
-    velocity = d["velocity"].copy()
-    angular_velocity = d["angular_velocity"].copy()
-    normal_impulse = d["normal_impulse"].copy()
-    tangent_impulse = d["tangent_impulse"].copy()
+    c = d["normal"].shape[0]
+    bodies = bodies_of(
+        n,
+        velocity=d["velocity"],
+        angular_velocity=d["angular_velocity"],
+        inv_mass=d["inv_mass"],
+        inv_inertia=d["inv_inertia"],
+    )
+    points = points_of(
+        np.zeros(c), np.zeros(c), np.zeros((c, 2)), np.zeros((c, 2)), d["normal"], d["separation"]
+    )
+    prepared = Prepared(
+        d["body_a"],
+        d["body_b"],
+        d["cross_a"],
+        d["cross_b"],
+        d["normal_mass"],
+        d["tangent_mass"],
+        d["friction"],
+        np.zeros(c),
+        np.zeros(c),
+        d["normal_impulse"].copy(),
+        d["tangent_impulse"].copy(),
+        np.zeros(c),
+        np.zeros(c, dtype=np.int8),
+    )
+    # One substep: warm start and one solve pass, no relax; rigid contacts (hertz 0).
+    settings = iterative_settings(
+        substeps=1,
+        velocity_iterations=1,
+        relax_iterations=0,
+        final_relax_iterations=0,
+        contact_hertz=0.0,
+        static_hertz_scale=2.0,
+        damping_ratio=1.0,
+        max_push_speed=3.0,
+        load_memory=0.0,
+    )
     moving = d["inv_mass"] > 0.0
     soft_step(
-        position, angle, velocity, angular_velocity, d["inv_mass"], d["inv_inertia"], d["inv_mass"],
-        moving, d["normal"], d["separation"], d["body_a"], d["body_b"], d["cross_a"], d["cross_b"],
-        d["normal_mass"], d["tangent_mass"], d["friction"], normal_impulse, tangent_impulse,
-        d["offsets"], d["block"], DT, 0.0, 0.0,
-        1, 1, 0, 0,  # one substep: warm start and one solve pass, no relax
-        0.0, 2.0, 1.0, 3.0, 0.0,  # rigid contacts (hertz 0)
-    )  # fmt: skip
+        bodies,
+        context_of(DT),
+        settings,
+        d["inv_mass"],
+        d["inv_inertia"],
+        moving,
+        points,
+        prepared,
+        Manifolds(d["offsets"], d["block"]),
+    )
+    velocity = bodies.velocity
+    angular_velocity = bodies.angular_velocity
+    normal_impulse = prepared.normal_impulse
+    tangent_impulse = prepared.tangent_impulse
     v, w, ni, ti = reference_step(d)
     np.testing.assert_allclose(velocity, v, rtol=0, atol=1e-12)
     np.testing.assert_allclose(angular_velocity, w, rtol=0, atol=1e-12)
@@ -200,21 +246,24 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
 def _match(prev_keys: list[int], keys: list[int]) -> np.ndarray:
     """Warm-start normal impulses of a two-point manifold of bodies (0, 1) whose previous
     points had ``prev_keys`` with impulses 1.0 and 2.0 (points far apart: keys decide)."""
-    position = np.array([[0.0, 1.0], [0.0, -1.0]])
-    zeros2 = np.zeros((2, 2))
     point = np.array([[-0.5, 0.0], [0.5, 0.0]])
     normal = np.array([[0.0, 1.0], [0.0, 1.0]])
     prev_store = np.array(
         [[1.0, 2.0], [0.0, 0.0], [-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
     )  # impulses, middles (renamed points would match by place), normals
-    out = prepare_points(
-        position, zeros2, np.zeros(2), np.ones(2), np.ones(2), np.ones(2), np.zeros(2),
-        np.array([[0, 1]], dtype=np.int64), np.zeros(2, dtype=np.int64), np.array(keys, dtype=np.int64),
-        point, point, normal, np.array([-0.01, -0.01]), 2,
-        np.zeros(2, dtype=np.int64), np.ones(2, dtype=np.int64), np.array(prev_keys, dtype=np.int64),
-        np.ones(2, dtype=np.int8), prev_store, DT, True, 0.05, 0.9,
-    )  # fmt: skip
-    return out[11]
+    bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=1.0)
+    prepared = prepare_points(
+        bodies,
+        np.ones(2),
+        np.ones(2),
+        np.array([[0, 1]], dtype=np.int64),
+        points_of(np.zeros(2), keys, point, point, normal, [-0.01, -0.01]),
+        2,
+        previous_points(2, [0, 0], [1, 1], prev_keys, [1, 1], prev_store),
+        iterative_settings(match_distance=0.05, match_cosine=0.9),
+        DT,
+    )
+    return prepared.normal_impulse
 
 
 def test_warm_start_follows_feature_keys_in_either_order() -> None:

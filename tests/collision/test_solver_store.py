@@ -14,8 +14,12 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.contact_store import STATE_NEW, STATE_PERSISTING, cached_pairs, prepare_points
+from collision.contacts import CONTACT_NEW as STATE_NEW
+from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
+from collision.solvers.iterative.narrowphase import cached_pairs
+from collision.solvers.iterative.warm_start import prepare_points
 from demo.bench import pile_shapes
+from tests.collision.kernel_records import bodies_of, iterative_settings, points_of, previous_points
 
 DT = 1.0 / 60.0
 
@@ -73,35 +77,29 @@ def _one_point_store(x: float, y: float, nx: float, ny: float, key: int, impulse
     return prev_a, prev_b, prev_key, prev_state, prev_store
 
 
+def _prepare_points(p: np.ndarray, keys: list[int], normal: np.ndarray, prev: tuple) -> tuple:
+    """prepare_points for the overlapping points ``p`` (one per key) of pair (0, 1), two
+    unit-mass bodies at rest: ``(normal_impulse, tangent_impulse, state)``."""
+    c = len(keys)
+    bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=0.5)
+    points = points_of(np.zeros(c), keys, p, p.copy(), normal, np.full(c, -0.01))
+    prepared = prepare_points(
+        bodies,
+        np.ones(2),
+        np.ones(2),
+        np.array([[0, 1]], dtype=np.int64),
+        points,
+        c,
+        previous_points(2, *prev),
+        iterative_settings(match_distance=0.1, match_cosine=0.98),
+        DT,
+    )
+    return prepared.normal_impulse, prepared.tangent_impulse, prepared.state
+
+
 def _prepare(point: tuple[float, float], normal: tuple[float, float], key: int, prev: tuple) -> tuple:
     """prepare_points for one overlapping point of pair (0, 1) (two unit-mass bodies at rest)."""
-    position = np.array([[0.0, 1.0], [0.0, -1.0]])
-    zeros2 = np.zeros((2, 2))
-    ones = np.ones(2)
-    pairs = np.array([[0, 1]], dtype=np.int64)
-    p = np.array([point])
-    return prepare_points(
-        position,
-        zeros2,
-        np.zeros(2),
-        ones,
-        ones,
-        np.full(2, 0.5),
-        np.zeros(2),
-        pairs,
-        np.array([0], dtype=np.int64),
-        np.array([key], dtype=np.int64),
-        p,
-        p.copy(),
-        np.array([normal]),
-        np.array([-0.01]),
-        1,
-        *prev,
-        DT,
-        True,
-        0.1,
-        0.98,
-    )
+    return _prepare_points(np.array([point]), [key], np.array([normal]), prev)
 
 
 @pytest.mark.parametrize(
@@ -119,8 +117,7 @@ def test_renamed_point_inherits_impulses_only_when_near_and_parallel(
 ) -> None:
     prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=2.0)
     normal = (-math.sin(turn), math.cos(turn))
-    result = _prepare((offset, 0.0), normal, key=9, prev=prev)
-    normal_impulse, tangent_impulse, state = result[11], result[12], result[14]
+    normal_impulse, tangent_impulse, state = _prepare((offset, 0.0), normal, key=9, prev=prev)
     if inherits:
         assert normal_impulse[0] == 2.0 and tangent_impulse[0] == 0.5
         assert state[0] == STATE_PERSISTING
@@ -133,31 +130,8 @@ def _inherited_impulses(p: np.ndarray, keys: list[int], expected: list[float]) -
     """Two new points ``p (2, 2)`` with feature ``keys`` of pair (0, 1), matched against last
     step's one point at x = 0 (key 5, normal impulse 3): their warm-start normal impulses."""
     prev = _one_point_store(0.0, 0.0, 0.0, 1.0, key=5, impulse=3.0)
-    position = np.array([[0.0, 1.0], [0.0, -1.0]])
-    ones = np.ones(2)
-    result = prepare_points(
-        position,
-        np.zeros((2, 2)),
-        np.zeros(2),
-        ones,
-        ones,
-        np.full(2, 0.5),
-        np.zeros(2),
-        np.array([[0, 1]], dtype=np.int64),
-        np.array([0, 0], dtype=np.int64),
-        np.array(keys, dtype=np.int64),
-        p,
-        p.copy(),
-        np.array([[0.0, 1.0], [0.0, 1.0]]),
-        np.array([-0.01, -0.01]),
-        2,
-        *prev,
-        DT,
-        True,
-        0.1,
-        0.98,
-    )
-    np.testing.assert_array_equal(result[11], expected)
+    normal_impulse, _, _ = _prepare_points(p, keys, np.array([[0.0, 1.0], [0.0, 1.0]]), prev)
+    np.testing.assert_array_equal(normal_impulse, expected)
 
 
 def test_two_renamed_points_do_not_share_one_previous_point() -> None:
@@ -175,7 +149,7 @@ def deep_pile(seed: int, count: int = 200, columns: int = 5) -> World:
     """``count`` of the bench's random polygons dropped into a container ``columns`` wide:
     about 40 bodies deep, so the bottom contacts carry a heavy load."""
     world = World(gravity=(0.0, -10.0), solver="iterative", friction=0.6, restitution=0.0)
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
     half = 0.8 * columns + 0.2
     world.add_body(Polygon.box(2.0 * half + 2.0, 1.0), (0.0, -0.5), static=True)
     world.add_body(Polygon.box(1.0, 100.0), (-half - 0.5, 50.0), static=True)

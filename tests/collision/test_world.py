@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from collision import MAX_VERTICES, Contacts, Polygon, RayHit, World
+from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 from collision.tolerances import QUERY_PICK_RADIUS
-from collision.world import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -96,8 +96,8 @@ def test_state_arrays_shapes_and_views() -> None:
     assert w.body_count == 3
     assert w.position.shape == (3, 2) and w.position.dtype == np.float64
     assert w.angle.shape == (3,) and w.velocity.shape == (3, 2) and w.angular_velocity.shape == (3,)
-    assert w._local_vertices.shape == (3, MAX_VERTICES, 2)
-    assert w._vertex_count.dtype == np.int64
+    assert w.local_vertices.shape == (3, MAX_VERTICES, 2)
+    assert w.vertex_count.dtype == np.int64
     w.position[1] = (7.0, 8.0)  # live array
     assert np.array_equal(w.position[1], [7.0, 8.0])
     with pytest.raises(ValueError):

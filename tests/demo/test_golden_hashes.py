@@ -32,15 +32,15 @@ TABLE = Path(__file__).with_name("golden_hashes.json")
 
 
 def _immediate(world: World) -> None:
-    world.ordered = False
+    world.solver_settings("arcade").ordered = False
 
 
 def _no_surface_rule(world: World) -> None:
-    world.surface_rule = False
+    world.solver_settings("arcade").surface_rule = False
 
 
 def _no_sleep(world: World) -> None:
-    world.sleep_enabled = False
+    world.solver_settings("iterative").sleep = False
 
 
 def _discrete(world: World) -> None:
@@ -48,7 +48,7 @@ def _discrete(world: World) -> None:
 
 
 def _two_substeps_cold(world: World) -> None:
-    settings = world._solver_object()
+    settings = world.solver_settings("iterative")
     settings.substeps = 2
     settings.warm_start = False
 
@@ -100,7 +100,9 @@ def _table() -> dict[str, str]:
 
 def test_every_scene_and_solver_is_pinned() -> None:
     keys = [key for key, *_ in cases()]
-    assert sorted(_table()) == sorted(keys), "regenerate with: python -m tests.demo.test_golden_hashes --write"
+    assert sorted(_table()) == sorted(keys), (
+        "regenerate with: python -m tests.demo.test_golden_hashes --write"
+    )
 
 
 @pytest.mark.parametrize(("key", "name", "solver", "switch"), cases(), ids=[c[0] for c in cases()])

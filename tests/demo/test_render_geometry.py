@@ -27,7 +27,7 @@ def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
     shapes += [(Polygon.blob(2, 1.0, 1.0), False), (Polygon.blob(1, 1.0, 1.0), True)]
     world = _world(shapes)
     wv = world.world_vertices()
-    fills, lines, points = body_geometry(wv, world._local_vertices, world.vertex_count, world.static)
+    fills, lines, points = body_geometry(wv, world.local_vertices, world.vertex_count, world.static)
     assert fills.shape[1] == FILL_FLOATS
     assert len(fills) == 3 * sum(k - 2 for k in range(3, 17))
     drawn: dict[int, list[tuple[tuple[float, float], tuple[float, float]]]] = {}

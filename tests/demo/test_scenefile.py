@@ -69,7 +69,11 @@ def test_every_field_is_applied(tmp_path: Path) -> None:
     scene = scenefile.load_scene_file(_write(tmp_path, data))
     world = scene.world
     assert scene.view == (-5, -5, 5, 5) and scene.bounds == (-50, -50, 50, 50) and scene.dt == 0.01
-    assert np.allclose(world.gravity, [1, -2]) and world.solver == "tutorial" and not world.sleep_enabled
+    assert (
+        np.allclose(world.gravity, [1, -2])
+        and world.solver == "tutorial"
+        and not world.solver_settings("iterative").sleep
+    )
     assert np.allclose(world.position[0], [1, 2]) and world.angle[0] == pytest.approx(0.5)
     assert np.allclose(world.velocity[0], [3, 4]) and world.angular_velocity[0] == 1.5
     assert world.mass[0] == pytest.approx(2 * 2.0)  # triangle of area 2, density 2

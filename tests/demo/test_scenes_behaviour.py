@@ -205,13 +205,14 @@ def test_crack_never_snags_with_ordering_and_snags_without() -> None:
     assert scene.snags == 0 and scene.laps >= 1
     scene = scenes.build_scene("crack")
     assert scene.on_action("toggle_ordering", IDLE)
-    assert not scene.world.ordered
+    assert not scene.world.solver_settings("arcade").ordered
     run(scene, 300)
     assert scene.snags > 0
     # Ordering kept, surface-area rule off: the crack's hidden edge still catches the box.
     scene = scenes.build_scene("crack")
     assert scene.on_action("toggle_surface", IDLE)
-    assert scene.world.ordered and not scene.world.surface_rule
+    arcade = scene.world.solver_settings("arcade")
+    assert arcade.ordered and not arcade.surface_rule
     run(scene, 300)
     assert scene.snags > 0
 

@@ -20,7 +20,7 @@ from demo.bench.scenes import FRICTION, KINEMATIC, RESTITUTION, STATIC, BodySpec
 def new_world(scene: SceneSpec, solver: str = "iterative") -> World:
     """An empty world with the scene's gravity and sleeping, and the benchmark's default materials."""
     world = World(gravity=scene.gravity, solver=solver, friction=FRICTION, restitution=RESTITUTION)
-    world.sleep_enabled = scene.sleeping
+    world.solver_settings("iterative").sleep = scene.sleeping
     return world
 
 

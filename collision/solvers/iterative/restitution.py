@@ -27,6 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from collision.solvers.iterative.warm_start import Manifolds, Prepared
+
 #: Gauss-Seidel passes over the bouncing manifolds at most; a lone manifold is exact in one
 #: pass, so this only bounds chains of simultaneous impacts.
 RESTITUTION_PASSES = 32
@@ -110,12 +112,9 @@ def _lcp2(
 def _spread(
     bounce: np.ndarray,
     count: int,
-    body_a: np.ndarray,
-    body_b: np.ndarray,
+    prepared: Prepared,
     inv_mass: np.ndarray,
     inv_inertia: np.ndarray,
-    restitution: np.ndarray,
-    normal_mass: np.ndarray,
     total_normal: np.ndarray,
     offsets: np.ndarray,
     threshold: float,
@@ -130,6 +129,10 @@ def _spread(
     """
     groups = offsets.shape[0] - 1
     n = inv_mass.shape[0]
+    body_a = prepared.body_a
+    body_b = prepared.body_b
+    restitution = prepared.restitution
+    normal_mass = prepared.normal_mass
     hit = np.zeros(n, dtype=np.bool_)
     for g in range(groups):
         if bounce[g]:
@@ -170,29 +173,33 @@ def apply_restitution(
     angular_velocity: np.ndarray,
     inv_mass: np.ndarray,
     inv_inertia: np.ndarray,
-    body_a: np.ndarray,
-    body_b: np.ndarray,
     normal: np.ndarray,
-    cross_a: np.ndarray,
-    cross_b: np.ndarray,
-    normal_mass: np.ndarray,
-    restitution: np.ndarray,
-    approach: np.ndarray,
+    prepared: Prepared,
+    manifolds: Manifolds,
     max_normal_impulse: np.ndarray,
-    normal_impulse: np.ndarray,
     total_normal: np.ndarray,
-    offsets: np.ndarray,
-    block: np.ndarray,
-    restitution_threshold: float,
+    threshold: float,
 ) -> None:
     """Replace the bouncing manifolds' impulses over the step by an elastic impact.
 
-    Arrays as made by collision.contact_store and collision.soft_contact (``approach (c,)``
-    m/s, normal speed before solving, negative when closing; ``total_normal (c,)`` the soft
-    step's impulses over the step, N s). Updates velocities, ``total_normal`` (now the
-    impact's ``(1 + e) x``) and ``normal_impulse`` (the warm-start store: zero for bouncing
-    points, which leave the step separating) in place.
+    ``normal (c, 2)`` the points' normals; ``prepared`` as made by warm_start (its ``approach``:
+    m/s, normal speed before solving, negative when closing); ``total_normal (c,)`` the soft
+    step's impulses over the step (N s); ``threshold`` (units/s) the least approach speed that
+    bounces. Updates velocities, ``total_normal`` (now the impact's ``(1 + e) x``) and
+    ``prepared.normal_impulse`` (the warm-start store: zero for bouncing points, which leave
+    the step separating) in place.
     """
+    offsets = manifolds.offsets
+    block = manifolds.block
+    body_a = prepared.body_a
+    body_b = prepared.body_b
+    cross_a = prepared.cross_a
+    cross_b = prepared.cross_b
+    normal_mass = prepared.normal_mass
+    restitution = prepared.restitution
+    approach = prepared.approach
+    normal_impulse = prepared.normal_impulse
+    restitution_threshold = threshold
     groups = offsets.shape[0] - 1
     c = normal_impulse.shape[0]
     bounce = np.zeros(groups, dtype=np.bool_)
@@ -207,17 +214,7 @@ def apply_restitution(
     if count == 0:
         return
     count = _spread(
-        bounce,
-        count,
-        body_a,
-        body_b,
-        inv_mass,
-        inv_inertia,
-        restitution,
-        normal_mass,
-        total_normal,
-        offsets,
-        restitution_threshold,
+        bounce, count, prepared, inv_mass, inv_inertia, total_normal, offsets, restitution_threshold
     )
     # One coefficient for the whole manifold: Poisson's impact keeps energy only when every
     # point's compression impulse is restored by the same factor.
@@ -286,9 +283,18 @@ def apply_restitution(
                     change = max(change, abs(d))
                     size = max(size, new)
                     _apply(
-                        velocity, angular_velocity, inv_mass, inv_inertia, a, b,
-                        cross_a[k, 0], cross_b[k, 0], nx, ny, d,
-                    )  # fmt: skip
+                        velocity,
+                        angular_velocity,
+                        inv_mass,
+                        inv_inertia,
+                        a,
+                        b,
+                        cross_a[k, 0],
+                        cross_b[k, 0],
+                        nx,
+                        ny,
+                        d,
+                    )
             else:
                 for k in range(first, last):
                     vn = _normal_speed(velocity, angular_velocity, a, b, nx, ny, cross_a[k, 0], cross_b[k, 0])
@@ -298,9 +304,18 @@ def apply_restitution(
                     change = max(change, abs(d))
                     size = max(size, new)
                     _apply(
-                        velocity, angular_velocity, inv_mass, inv_inertia, a, b,
-                        cross_a[k, 0], cross_b[k, 0], nx, ny, d,
-                    )  # fmt: skip
+                        velocity,
+                        angular_velocity,
+                        inv_mass,
+                        inv_inertia,
+                        a,
+                        b,
+                        cross_a[k, 0],
+                        cross_b[k, 0],
+                        nx,
+                        ny,
+                        d,
+                    )
         if change <= RESTITUTION_CONVERGENCE * size:
             break
 

@@ -19,8 +19,10 @@ import math
 import numpy as np
 from numba import njit
 
+from collision.bodies import Bodies
 from collision.sat import sweep_kernel
 from collision.shapes import MAX_VERTICES
+from collision.solvers.protocol import StepContext
 
 
 @njit(cache=True)
@@ -64,30 +66,22 @@ def _paired(pairs: np.ndarray, touching: np.ndarray, i: int, j: int) -> bool:
 
 @njit(cache=True)
 def stop_at_static(
-    local_vertices: np.ndarray,
-    vertex_count: np.ndarray,
-    world_vertices: np.ndarray,
-    position: np.ndarray,
-    angle: np.ndarray,
+    bodies: Bodies,
+    context: StepContext,
     start_position: np.ndarray,
     start_velocity: np.ndarray,
-    inv_mass: np.ndarray,
     moving: np.ndarray,
-    static: np.ndarray,
-    root: np.ndarray,
-    has_compounds: bool,
     pairs: np.ndarray,
     pair_index: np.ndarray,
-    dt: float,
     reach: float,
     backoff: float,
 ) -> int:
     """Put back every moving body that travelled past static geometry; returns how many.
 
-    ``world_vertices (n, MAX_VERTICES, 2)``: the rows' vertices at the start of the step
-    (static rows have not moved since). ``start_position``, ``start_velocity (n, 2)``: the
-    bodies' position and velocity at the start of the step; ``position``, ``angle``: at the
-    end (changed here). A body (a root with ``inv_mass > 0`` and ``moving``) is swept when
+    ``bodies.world_vertices``: the rows' vertices at the start of the step (static rows have
+    not moved since). ``start_position``, ``start_velocity (n, 2)``: the bodies' position and
+    velocity at the start of the step; ``bodies.position``, ``bodies.angle``: at the end
+    (changed here). A body (a root with ``inv_mass > 0`` and ``moving``) is swept when
     it moved further than ``|start_velocity| * dt + reach`` units (what its start-of-step
     contacts covered); it stops ``backoff`` units short of the first static body it would
     have entered. Static bodies it had contact points with this step (``pairs (m, 2)``: the
@@ -95,6 +89,16 @@ def stop_at_static(
     left to the solver: its soft contacts hold them, and moving a body out of a contact the
     solver holds would kick the bodies resting on it. A compound's part rows follow its root.
     """
+    local_vertices = bodies.local_vertices
+    vertex_count = bodies.vertex_count
+    world_vertices = bodies.world_vertices
+    position = bodies.position
+    angle = bodies.angle
+    inv_mass = bodies.inv_mass
+    static = bodies.static
+    root = bodies.root
+    has_compounds = context.has_compounds
+    dt = context.dt
     n = position.shape[0]
     moved_back = 0
     part = np.empty((MAX_VERTICES, 2))

@@ -1,4 +1,4 @@
-"""Segment casts (bullets, lasers, picking): Cyrus-Beck clipping done right.
+"""Ray casts and point queries (bullets, lasers, picking): Cyrus-Beck clipping done right.
 
 A segment ``S -> E`` is the set of points ``S + t (E - S)`` for ``t`` in ``[0, 1]``. Clipping it
 against a convex shape gives the sub-interval ``[t_enter, t_exit]`` that lies in the shape, the
@@ -16,7 +16,9 @@ is hit where the cast crosses it (normal facing the cast's start, exit normal th
 a point only when it lies exactly on the cast (normals ``-d`` and ``+d``, ``d`` the unit cast
 direction). ``radius`` is ignored for polygons.
 
-The kernels here are compiled with numba; :func:`clip_segment` is the checked public face.
+The kernels here are compiled with numba; :func:`clip_segment` is the checked public face of
+one cast against one shape, ``World.raycast``, ``raycast_all`` and ``query_point`` that of the
+world's (:class:`RayHit`).
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from collision import checks
+from collision.geometry import closest_point_on_segment
 from collision.shapes import check_vertices
-from collision.tolerances import MAX_COORDINATE
 
 # -------------------------------------------------------------------------------------------
 # Compiled steps. Each returns the interval of the cast's *line* parameter t that lies in the
@@ -147,20 +150,6 @@ def _line_in_slab(
 
 
 @njit(cache=True)
-def _closest_on_segment(
-    px: float, py: float, ax: float, ay: float, bx: float, by: float
-) -> tuple[float, float]:
-    ux = bx - ax
-    uy = by - ay
-    uu = ux * ux + uy * uy
-    if uu == 0.0:
-        return ax, ay
-    s = ((px - ax) * ux + (py - ay) * uy) / uu
-    s = min(1.0, max(0.0, s))
-    return ax + s * ux, ay + s * uy
-
-
-@njit(cache=True)
 def _line_near_core(
     sx: float, sy: float, dx: float, dy: float, verts: np.ndarray, radius: float
 ) -> tuple[float, float, float, float, float, float]:
@@ -198,7 +187,7 @@ def _line_near_core(
         if math.isfinite(t_lo):
             px = sx + t_lo * dx
             py = sy + t_lo * dy
-            qx, qy = _closest_on_segment(px, py, ax, ay, bx, by)
+            qx, qy, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
             ln = math.hypot(px - qx, py - qy)
             if ln > 0.0:
                 nlx = (px - qx) / ln
@@ -206,7 +195,7 @@ def _line_near_core(
         if math.isfinite(t_hi):
             px = sx + t_hi * dx
             py = sy + t_hi * dy
-            qx, qy = _closest_on_segment(px, py, ax, ay, bx, by)
+            qx, qy, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
             ln = math.hypot(px - qx, py - qy)
             if ln > 0.0:
                 nhx = (px - qx) / ln
@@ -242,7 +231,7 @@ def _line_near_core(
     dd = dx * dx + dy * dy
     if dd == 0.0:
         # Zero-length cast: a point query.
-        qx, qy = _closest_on_segment(sx, sy, ax, ay, bx, by)
+        qx, qy, _ = closest_point_on_segment(sx, sy, ax, ay, bx, by)
         if qx == sx and qy == sy:
             return -math.inf, math.inf, 0.0, 0.0, 0.0, 0.0
         return 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
@@ -366,9 +355,58 @@ def raycast_all_kernel(
     return bodies[:h][order], ts[:h][order], normals[:h][order]
 
 
+@njit(cache=True)
+def point_inside(verts: np.ndarray, k: int, px: float, py: float, radius: float) -> bool:
+    """Whether point (px, py) lies in the shape ``verts[:k]`` (CCW, on its border counts);
+    points (k=1) and segments (k=2) count within ``radius``."""
+    if k <= 2:
+        cx, cy, _ = closest_point_on_segment(
+            px, py, verts[0, 0], verts[0, 1], verts[k - 1, 0], verts[k - 1, 1]
+        )
+        dx = px - cx
+        dy = py - cy
+        return dx * dx + dy * dy <= radius * radius
+    for e in range(k):
+        ax = verts[e, 0]
+        ay = verts[e, 1]
+        bx = verts[(e + 1) % k, 0]
+        by = verts[(e + 1) % k, 1]
+        # CCW polygon: the point is inside when it is left of (or on) every edge.
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0.0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def query_point_kernel(
+    world_vertices: np.ndarray, vertex_count: np.ndarray, px: float, py: float, radius: float
+) -> np.ndarray:
+    """Indices (ascending, int64) of the bodies containing point (px, py); points and segments
+    count when within ``radius``."""
+    n = vertex_count.shape[0]
+    found = np.empty(n, dtype=np.int64)
+    m = 0
+    for i in range(n):
+        if point_inside(world_vertices[i], vertex_count[i], px, py, radius):
+            found[m] = i
+            m += 1
+    return found[:m].copy()
+
+
 # -------------------------------------------------------------------------------------------
 # Public face
 # -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RayHit:
+    """A ray (segment) hit in a world: ``body`` index, ``t`` fraction along start->end in
+    [0, 1], ``point (2,)`` where it enters, ``normal (2,)`` unit outward normal of the surface hit."""
+
+    body: int
+    t: float
+    point: np.ndarray
+    normal: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -396,20 +434,6 @@ class SegmentHit:
         return self.normal_exit is None
 
 
-def _check_point(value: Any, name: str) -> np.ndarray:
-    try:
-        p = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a point (x, y)") from None
-    if p.shape != (2,):
-        raise ValueError(f"{name}: must have shape (2,), got {p.shape}")
-    if not np.isfinite(p).all():
-        raise ValueError(f"{name} = ({p[0]:g}, {p[1]:g}): is not finite")
-    if np.abs(p).max() > MAX_COORDINATE:
-        raise ValueError(f"{name} = ({p[0]:g}, {p[1]:g}): is beyond MAX_COORDINATE = {MAX_COORDINATE:g}")
-    return p
-
-
 def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> SegmentHit | None:
     """Clip the segment ``start -> end`` (each ``(2,)``) against a world-space shape.
 
@@ -421,15 +445,10 @@ def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> Se
     >>> hit.t_enter, hit.t_exit, hit.normal_enter.tolist(), hit.normal_exit.tolist()
     (0.25, 0.75, [-1.0, 0.0], [1.0, 0.0])
     """
-    s = _check_point(start, "start")
-    e = _check_point(end, "end")
+    s = checks.point(start, "start")
+    e = checks.point(end, "end")
     verts = check_vertices(vertices, "vertices")
-    try:
-        r = float(radius)
-    except (TypeError, ValueError):
-        raise ValueError(f"radius = {radius!r}: must be a number") from None
-    if not math.isfinite(r) or r < 0.0:
-        raise ValueError(f"radius = {r}: must be finite and >= 0")
+    r = checks.number(radius, "radius", minimum=0.0)
     hit, t_enter, t_exit, nex, ney, nxx, nxy, starts_inside, ends_inside = clip_segment_kernel(
         s[0], s[1], e[0], e[1], verts, r
     )

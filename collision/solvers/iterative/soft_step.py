@@ -1,6 +1,7 @@
 """The soft step: sequential impulses over substeps, with push-out and relax passes.
 
-Box2D v3's "soft step", on packed rows (one per body, per point, per manifold, see the B_*,
+Box2D v3's "soft step" (its stages prepare, warm start, solve, integrate positions, relax), on
+packed rows (one per body, per point, per manifold, see the B_*,
 P_*, M_* columns) so the hot loops touch a handful of arrays:
 
 per substep: one substep of gravity; warm start (every point's accumulated impulses);
@@ -17,10 +18,16 @@ unequal mass are stiffer, so a heavy body does not sink into a light one under i
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from collision.bodies import Bodies
+from collision.geometry import wrap_angles
+from collision.solvers.iterative.narrowphase import Points
+from collision.solvers.iterative.warm_start import Manifolds, Prepared
+from collision.solvers.protocol import StepContext
 from collision.tolerances import (
     CONTACT_MASS_RATIO_EXPONENT,
     CONTACT_MASS_RATIO_HERTZ_CAP,
@@ -336,120 +343,97 @@ def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link:
 
 
 @njit(cache=True)
-def soft_step(
-    position: np.ndarray,
-    angle: np.ndarray,
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    inv_mass_body: np.ndarray,
-    moving: np.ndarray,
-    normal: np.ndarray,
-    separation: np.ndarray,
-    body_a: np.ndarray,
-    body_b: np.ndarray,
-    cross_a: np.ndarray,
-    cross_b: np.ndarray,
-    normal_mass: np.ndarray,
-    tangent_mass: np.ndarray,
-    friction: np.ndarray,
-    normal_impulse: np.ndarray,
-    tangent_impulse: np.ndarray,
-    offsets: np.ndarray,
-    block: np.ndarray,
-    dt: float,
-    gravity_x: float,
-    gravity_y: float,
-    substeps: int,
-    velocity_iterations: int,
-    relax_iterations: int,
-    final_relax_iterations: int,
-    contact_hertz: float,
-    static_hertz_scale: float,
-    damping_ratio: float,
-    max_push: float,
-    reference_weight: float,
-    mass_ratio_exponent: float = CONTACT_MASS_RATIO_EXPONENT,
-    mass_ratio_hertz_cap: float = CONTACT_MASS_RATIO_HERTZ_CAP,
-    mass_ratio_onset: float = CONTACT_MASS_RATIO_ONSET,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Solve, integrate positions and relax over ``substeps`` substeps of ``dt`` seconds; the
-    last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
-    ends with (and the next one starts from) are converged: one relax pass leaves bodies
-    wedged under load with a velocity they do not move at.
-
-    ``inv_mass``, ``inv_inertia (n,)``: zero for bodies that do not move this step;
-    ``inv_mass_body (n,)`` the bodies' own (gravity applies where it and ``moving`` are set).
-    Point arrays as made by collision.contact_store; ``normal_impulse``, ``tangent_impulse
-    (c,)`` hold the warm start on entry and last substep's impulses on return. Moves the
-    moving bodies (angles wrapped to [-pi, pi)). Returns ``(total_normal (c,), total_tangent
-    (c,), max_normal_impulse (c,))``: impulses over the whole step and the largest normal
-    impulse a point gave in any pass (N s).
-    """
-    n = position.shape[0]
-    c = normal_impulse.shape[0]
-    groups = offsets.shape[0] - 1
-    max_normal_impulse = np.zeros(c)
-
-    # The world added a whole step of gravity; give it back one substep at a time so each
-    # substep sees the load it must carry (Box2D v3's soft step).
-    h = dt / substeps
-    inv_hs = 1.0 / h
-    for i in range(n):
-        if moving[i] and inv_mass_body[i] > 0.0:
-            velocity[i, 0] -= gravity_x * dt
-            velocity[i, 1] -= gravity_y * dt
-
-    # Box2D v3.1: contacts against bodies that do not move are twice as stiff (they carry
-    # whole stacks and cannot be shared out by the other body's motion).
-    softness = np.empty((2 + groups, 3))
-    hertz = min(contact_hertz, 0.25 * inv_hs)
-    softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, damping_ratio, h)
-    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
-        min(static_hertz_scale * hertz, 0.25 * inv_hs), damping_ratio, h
-    )
-
-    # The substep loop runs on packed copies: one row per body, per point, per manifold, so
-    # the hot loops touch a handful of arrays.
+def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -> np.ndarray:
+    """The body rows (B_* columns): velocity, solver inverse masses, travel 0."""
+    n = bodies.position.shape[0]
     body = np.empty((n, BODY_COLUMNS))
     for i in range(n):
-        body[i, B_VX] = velocity[i, 0]
-        body[i, B_VY] = velocity[i, 1]
-        body[i, B_W] = angular_velocity[i]
+        body[i, B_VX] = bodies.velocity[i, 0]
+        body[i, B_VY] = bodies.velocity[i, 1]
+        body[i, B_W] = bodies.angular_velocity[i]
         body[i, B_IM] = inv_mass[i]
         body[i, B_II] = inv_inertia[i]
         body[i, B_DX] = 0.0
         body[i, B_DY] = 0.0
         body[i, B_DA] = 0.0
+    return body
+
+
+@njit(cache=True)
+def pack_points(points: Points, prepared: Prepared, reference_weight: float) -> np.ndarray:
+    """The point rows (P_* columns) of the prepared points, warm started; ``reference_weight``
+    the share of the warm start the soft contact treats as already carried."""
+    c = prepared.normal_impulse.shape[0]
     point = np.empty((c, POINT_COLUMNS))
     for k in range(c):
-        point[k, P_RNA] = cross_a[k, 0]
-        point[k, P_RNB] = cross_b[k, 0]
-        point[k, P_RTA] = cross_a[k, 1]
-        point[k, P_RTB] = cross_b[k, 1]
-        point[k, P_NMASS] = normal_mass[k]
-        point[k, P_TMASS] = tangent_mass[k]
-        point[k, P_MU] = friction[k]
-        point[k, P_SEP] = separation[k]
-        point[k, P_NI] = normal_impulse[k]
-        point[k, P_TI] = tangent_impulse[k]
+        point[k, P_RNA] = prepared.cross_a[k, 0]
+        point[k, P_RNB] = prepared.cross_b[k, 0]
+        point[k, P_RTA] = prepared.cross_a[k, 1]
+        point[k, P_RTB] = prepared.cross_b[k, 1]
+        point[k, P_NMASS] = prepared.normal_mass[k]
+        point[k, P_TMASS] = prepared.tangent_mass[k]
+        point[k, P_MU] = prepared.friction[k]
+        point[k, P_SEP] = points.separation[k]
+        point[k, P_NI] = prepared.normal_impulse[k]
+        point[k, P_TI] = prepared.tangent_impulse[k]
         point[k, P_MAXNI] = 0.0
-        point[k, P_REF] = normal_impulse[k] * reference_weight
+        point[k, P_REF] = prepared.normal_impulse[k] * reference_weight
+    return point
+
+
+@njit(cache=True)
+def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
+    """``(2 + groups, 3)`` soft contact coefficients (see ``_solve``): rows 0 (between moving
+    bodies) and 1 (against a body that does not move: Box2D v3.1 makes those twice as stiff,
+    they carry whole stacks and cannot be shared out by the other body's motion) filled here,
+    the rest by :func:`pack_manifolds` where a pair's mass ratio asks for it."""
+    inv_hs = 1.0 / h
+    softness = np.empty((2 + groups, 3))
+    hertz = min(settings.contact_hertz, 0.25 * inv_hs)
+    softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, settings.damping_ratio, h)
+    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
+        min(settings.static_hertz_scale * hertz, 0.25 * inv_hs), settings.damping_ratio, h
+    )
+    return softness
+
+
+@njit(cache=True)
+def pack_manifolds(
+    points: Points,
+    prepared: Prepared,
+    manifolds: Manifolds,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    settings: Any,
+    h: float,
+    softness: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The manifold rows (M_* columns) and their ``link (g, 4) int64`` (body a, body b, first
+    and end point). Heavy on light: the spring acts on the pair's effective mass, about the
+    light body's, while the load is the heavy one's weight, so the overlap it holds grows with
+    the mass ratio. Past an onset, stiffer by a power of the ratio, up to a cap of the substep
+    rate (collision/tolerances.py CONTACT_MASS_RATIO_*): such a manifold gets its own row of
+    ``softness``."""
+    offsets = manifolds.offsets
+    groups = offsets.shape[0] - 1
+    inv_hs = 1.0 / h
+    hertz = min(settings.contact_hertz, 0.25 * inv_hs)
+    cross_a = prepared.cross_a
+    cross_b = prepared.cross_b
     manifold = np.empty((groups, MANIFOLD_COLUMNS))
     link = np.empty((groups, 4), dtype=np.int64)
     for g in range(groups):
         first = offsets[g]
-        a = body_a[first]
-        b = body_b[first]
+        a = prepared.body_a[first]
+        b = prepared.body_b[first]
         link[g, 0] = a
         link[g, 1] = b
         link[g, 2] = first
         link[g, 3] = offsets[g + 1]
-        manifold[g, M_NX] = normal[first, 0]
-        manifold[g, M_NY] = normal[first, 1]
+        manifold[g, M_NX] = points.normal[first, 0]
+        manifold[g, M_NY] = points.normal[first, 1]
         for j in range(7):
-            manifold[g, M_K11 + j] = block[g, j]
+            manifold[g, M_K11 + j] = manifolds.block[g, j]
         # Couplings (second point = first for one-point manifolds, whose rows then go unused).
         k1 = first + 1 if offsets[g + 1] - first == 2 else first
         iia = inv_inertia[a]
@@ -463,32 +447,54 @@ def soft_step(
         manifold[g, M_NT11] = iia * rna1 * rta1 + iib * rnb1 * rtb1
         if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
             manifold[g, M_ROW] = 1.0
+            continue
+        ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
+        if ratio > CONTACT_MASS_RATIO_ONSET:
+            manifold[g, M_ROW] = 2.0 + g
+            scale = (ratio / CONTACT_MASS_RATIO_ONSET) ** CONTACT_MASS_RATIO_EXPONENT
+            hg = max(hertz, min(hertz * scale, CONTACT_MASS_RATIO_HERTZ_CAP * inv_hs))
+            softness[2 + g, 0], softness[2 + g, 1], softness[2 + g, 2] = _soft(hg, settings.damping_ratio, h)
         else:
-            # Heavy on light: the spring acts on the pair's effective mass, about the light
-            # body's, while the load is the heavy one's weight, so the overlap it holds grows
-            # with the mass ratio. Past an onset, stiffer by a power of the ratio, up to a cap
-            # of the substep rate (collision/tolerances.py CONTACT_MASS_RATIO_*).
-            ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
-            if ratio > mass_ratio_onset:
-                manifold[g, M_ROW] = 2.0 + g
-                scale = (ratio / mass_ratio_onset) ** mass_ratio_exponent
-                hg = max(hertz, min(hertz * scale, mass_ratio_hertz_cap * inv_hs))
-                softness[2 + g, 0], softness[2 + g, 1], softness[2 + g, 2] = _soft(hg, damping_ratio, h)
-            else:
-                manifold[g, M_ROW] = 0.0
+            manifold[g, M_ROW] = 0.0
+    return manifold, link
+
+
+@njit(cache=True)
+def run_substeps(
+    bodies: Bodies,
+    context: StepContext,
+    settings: Any,
+    moving: np.ndarray,
+    rows: tuple,
+    point: np.ndarray,
+    softness: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The substep loop over the packed ``rows`` (body, manifold, link): per substep one
+    substep of gravity, warm start, ``velocity_iterations`` solve passes, positions <-
+    velocities (semi-implicit Euler, moving bodies only), ``relax_iterations`` relax passes (the
+    last substep ``final_relax_iterations`` more). Returns the impulses summed over the
+    substeps, ``(total_normal (c,), total_tangent (c,))``."""
+    body, manifold, link = rows
+    n = body.shape[0]
+    c = point.shape[0]
+    count = settings.substeps
+    h = context.dt / count
+    inv_hs = 1.0 / h
+    gravity_x = context.gravity_x
+    gravity_y = context.gravity_y
     total_normal = np.zeros(c)
     total_tangent = np.zeros(c)
-    order = _interleaved_order(groups, SOLVE_STREAMS)
-
-    for sub in range(substeps):
+    order = _interleaved_order(manifold.shape[0], SOLVE_STREAMS)
+    position = bodies.position
+    angle = bodies.angle
+    for sub in range(count):
         for i in range(n):
-            if moving[i] and inv_mass_body[i] > 0.0:
+            if moving[i] and bodies.inv_mass[i] > 0.0:
                 body[i, B_VX] += gravity_x * h
                 body[i, B_VY] += gravity_y * h
         _warm_start(body, point, manifold, link)
-        for _ in range(velocity_iterations):
-            _solve(body, point, manifold, link, order, softness, inv_hs, max_push)
-        # Positions <- velocities (semi-implicit Euler).
+        for _ in range(settings.velocity_iterations):
+            _solve(body, point, manifold, link, order, softness, inv_hs, settings.max_push_speed)
         for i in range(n):
             if not moving[i]:
                 continue
@@ -501,25 +507,64 @@ def soft_step(
             body[i, B_DX] += dx
             body[i, B_DY] += dy
             body[i, B_DA] += da
-        passes = relax_iterations + (final_relax_iterations if sub == substeps - 1 else 0)
+        passes = settings.relax_iterations + (settings.final_relax_iterations if sub == count - 1 else 0)
         for _ in range(passes):
             _relax(body, point, manifold, link, order, softness, inv_hs)
         for k in range(c):
             total_normal[k] += point[k, P_NI]
             total_tangent[k] += point[k, P_TI]
+    return total_normal, total_tangent
 
+
+@njit(cache=True)
+def soft_step(
+    bodies: Bodies,
+    context: StepContext,
+    settings: Any,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    moving: np.ndarray,
+    points: Points,
+    prepared: Prepared,
+    manifolds: Manifolds,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Solve, integrate positions and relax over ``settings.substeps`` substeps of the step;
+    the last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
+    ends with (and the next one starts from) are converged: one relax pass leaves bodies
+    wedged under load with a velocity they do not move at.
+
+    ``inv_mass``, ``inv_inertia (n,)``: the solver's, zero for bodies that do not move this
+    step (gravity applies where ``moving`` and the body's own inverse mass are set). The
+    prepared points' ``normal_impulse``, ``tangent_impulse`` hold the warm start on entry and
+    last substep's impulses on return. Moves the moving bodies (angles wrapped to [-pi, pi)).
+    Returns ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,))``: impulses
+    over the whole step and the largest normal impulse a point gave in any pass (N s).
+    """
+    n = bodies.position.shape[0]
+    c = prepared.normal_impulse.shape[0]
+    dt = context.dt
+    h = dt / settings.substeps
+    # The world added a whole step of gravity; give it back one substep at a time so each
+    # substep sees the load it must carry (Box2D v3's soft step).
     for i in range(n):
-        velocity[i, 0] = body[i, B_VX]
-        velocity[i, 1] = body[i, B_VY]
-        angular_velocity[i] = body[i, B_W]
+        if moving[i] and bodies.inv_mass[i] > 0.0:
+            bodies.velocity[i, 0] -= context.gravity_x * dt
+            bodies.velocity[i, 1] -= context.gravity_y * dt
+    softness = softness_table(manifolds.offsets.shape[0] - 1, settings, h)
+    body = pack_bodies(bodies, inv_mass, inv_inertia)
+    point = pack_points(points, prepared, settings.load_memory)
+    manifold, link = pack_manifolds(points, prepared, manifolds, inv_mass, inv_inertia, settings, h, softness)
+    total_normal, total_tangent = run_substeps(
+        bodies, context, settings, moving, (body, manifold, link), point, softness
+    )
+    max_normal_impulse = np.empty(c)
+    for i in range(n):
+        bodies.velocity[i, 0] = body[i, B_VX]
+        bodies.velocity[i, 1] = body[i, B_VY]
+        bodies.angular_velocity[i] = body[i, B_W]
     for k in range(c):
-        normal_impulse[k] = point[k, P_NI]
-        tangent_impulse[k] = point[k, P_TI]
+        prepared.normal_impulse[k] = point[k, P_NI]
+        prepared.tangent_impulse[k] = point[k, P_TI]
         max_normal_impulse[k] = point[k, P_MAXNI]
-
-    # Angles wrapped to [-pi, pi).
-    for i in range(n):
-        t = angle[i]
-        if t >= math.pi or t < -math.pi:
-            angle[i] = (t + math.pi) % (2.0 * math.pi) - math.pi
+    wrap_angles(bodies.angle)
     return total_normal, total_tangent, max_normal_impulse

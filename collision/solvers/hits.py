@@ -1,0 +1,103 @@
+"""What the one-pass solvers (tutorial, arcade) share: the step's candidate pairs, and the rows
+in which they record the contact points of the hits they resolve.
+
+Both solvers answer one hit at a time, with the swept separating-axis test and Tutorial 6's
+contact pairs, and report one row per contact point (see :class:`HitRows`).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from collision.bodies import Bodies
+from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.contacts import Contacts
+from collision.records import compiled_record
+from collision.tolerances import BROADPHASE_MARGIN
+
+#: Rows of ``HitRows.scalars``.
+SEPARATION, TOI, NORMAL_IMPULSE, TANGENT_IMPULSE = range(4)
+
+
+@compiled_record
+class HitRows(NamedTuple):
+    """Contact rows of a step's hits (``r`` rows, the first ``count`` used): ``bodies (r, 2)
+    int64`` (A, B), ``points (r, 4)`` (point on A x, y, point on B x, y), ``normals (r, 2)``
+    (unit, from B toward A), ``scalars (4, r)`` (rows SEPARATION, TOI, NORMAL_IMPULSE,
+    TANGENT_IMPULSE)."""
+
+    bodies: np.ndarray
+    points: np.ndarray
+    normals: np.ndarray
+    scalars: np.ndarray
+
+
+@njit(cache=True)
+def new_rows(capacity: int) -> HitRows:
+    """Room for ``capacity`` contact rows."""
+    return HitRows(
+        np.zeros((capacity, 2), dtype=np.int64),
+        np.zeros((capacity, 4)),
+        np.zeros((capacity, 2)),
+        np.zeros((4, capacity)),
+    )
+
+
+@njit(cache=True)
+def write_point(
+    rows: HitRows,
+    r: int,
+    a: int,
+    b: int,
+    point_a: np.ndarray,
+    point_b: np.ndarray,
+    nx: float,
+    ny: float,
+    separation: float,
+    toi: float,
+) -> None:
+    """Row ``r``: bodies ``a`` and ``b``, the points ``point_a``, ``point_b (2,)``, the normal
+    ``(nx, ny)``, ``separation`` (units, negative when overlapping) and ``toi`` (s)."""
+    rows.bodies[r, 0] = a
+    rows.bodies[r, 1] = b
+    rows.points[r, 0] = point_a[0]
+    rows.points[r, 1] = point_a[1]
+    rows.points[r, 2] = point_b[0]
+    rows.points[r, 3] = point_b[1]
+    rows.normals[r, 0] = nx
+    rows.normals[r, 1] = ny
+    rows.scalars[SEPARATION, r] = separation
+    rows.scalars[TOI, r] = toi
+
+
+def contacts_of(count: int, rows: HitRows) -> Contacts:
+    """The first ``count`` rows as :class:`~collision.contacts.Contacts` (state new)."""
+    return Contacts.from_rows(count, rows.bodies, rows.points, rows.normals, rows.scalars)
+
+
+@njit(cache=True)
+def candidates(bodies: Bodies, span: float) -> np.ndarray:
+    """Broadphase for one step: world vertices refreshed, ``(m, 2) int64`` pairs of rows whose
+    bounding boxes, swept over ``span`` seconds (0: not swept), overlap; static-static pairs
+    skipped."""
+    transform_vertices(
+        bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, bodies.world_vertices
+    )
+    n = bodies.position.shape[0]
+    lo = np.empty((n, 2))
+    hi = np.empty((n, 2))
+    swept_bounds(
+        bodies.world_vertices,
+        bodies.vertex_count,
+        bodies.velocity,
+        bodies.angular_velocity,
+        bodies.radius,
+        span,
+        BROADPHASE_MARGIN,
+        lo,
+        hi,
+    )
+    return candidate_pairs(lo, hi, bodies.static)

@@ -1,0 +1,427 @@
+"""Our iterative solver: persistent contacts, warm starting, speculative contacts, soft step.
+
+One world step (after the world has integrated forces into velocities), stage by stage, each a
+module of this package:
+
+1. islands: bodies woken from outside since the last step wake their islands;
+2. narrowphase: broadphase over bounding boxes swept over the step, grown by the speculative
+   distance, then manifolds (collision/manifold.py) for every candidate pair, with a
+   speculative distance that grows with the pair's relative speed over the step, so a pair
+   that can touch within the step gets its contact points now, with positive separation;
+3. warm_start: each point prepared, and matched with last step's by (body_a, body_b, feature
+   key): matched points start from their accumulated impulses;
+4. soft_step, per substep: sequential impulses with accumulated clamping (normal >= 0,
+   |friction| <= mu * normal) and Box2D v3's soft contact (a spring of ``contact_hertz`` with
+   ``damping_ratio`` pushes overlaps apart, at most ``max_push_speed``), a speculative point of
+   separation s only stopping approach faster than s / dt, so nothing tunnels at any speed;
+   positions <- velocities; relax: the same iterations without the push-out spring, so the
+   push-out velocity does not stay in the bodies (piles come to rest instead of jittering);
+5. restitution: the bouncing contacts' impulses are replaced by one simultaneous Poisson
+   impact from the velocities they came in with, so e = 1 keeps kinetic energy; the threshold
+   is a few steps of gravity (a small floor without gravity);
+6. ccd: a body that went further than its start-of-step contacts could see (it was hit hard
+   during the step) is swept against the static bodies and put back where it first touches one;
+7. islands: islands (union-find over touching contacts between moving bodies) whose bodies
+   all stayed slow for ``time_to_sleep`` sleep together.
+
+:func:`iterative_step` runs them in order in one compiled call over the body store and the
+solver's state between steps (:class:`IterativeState`); the Python class only holds that
+state. Loops are sequential in a fixed order, so results are bit-identical run to run.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from collision.bodies import Bodies
+from collision.contacts import Contacts
+from collision.records import compiled_record
+from collision.solvers.iterative.ccd import stop_at_static
+from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched_by_kinematic
+from collision.solvers.iterative.narrowphase import Points, broadphase, collide
+from collision.solvers.iterative.restitution import apply_restitution
+from collision.solvers.iterative.soft_step import soft_step
+from collision.solvers.iterative.warm_start import Prepared, group_manifolds, prepare_points
+from collision.solvers.protocol import StepContext
+from collision.solvers.settings import Setting, Settings
+from collision.tolerances import (
+    BROADPHASE_FAT_MARGIN,
+    CONTACT_DAMPING_RATIO,
+    CONTACT_HERTZ,
+    CONTACT_LOAD_MEMORY,
+    CONTACT_MAX_PUSH_SPEED,
+    CONTINUOUS_BACKOFF,
+    RESTITUTION_GRAVITY_STEPS,
+    RESTITUTION_THRESHOLD,
+    SLEEP_ANGULAR_SPEED,
+    SLEEP_LINEAR_SPEED,
+    SLEEP_TIME,
+    SPECULATIVE_DISTANCE,
+    STATIC_CONTACT_HERTZ_SCALE,
+    WARM_START_MATCH_COSINE,
+    WARM_START_MATCH_DISTANCE,
+)
+
+
+class IterativeSettings(Settings):
+    """Settings of the ``"iterative"`` solver (``world.solver_settings("iterative")``).
+
+    A bad value raises ValueError naming the setting and leaves the old one.
+    """
+
+    substeps = Setting("int", 4, "Substeps per step (Box2D v3's soft step uses 4).", 1, 64)
+    velocity_iterations = Setting(
+        "int", 1, "Passes per substep that solve the contacts with the soft push-out.", 0, 100
+    )
+    relax_iterations = Setting(
+        "int", 1, "Passes per substep that solve the contacts without the push-out (relax).", 0, 100
+    )
+    final_relax_iterations = Setting(
+        "int",
+        1,
+        "Extra relax passes at the end of the last substep: bodies wedged deep in a pile end the "
+        "step nearly still instead of with a residual velocity they do not move at.",
+        0,
+        100,
+    )
+    warm_start = Setting(
+        "bool", True, "Start each contact point from last step's impulses of the point it matches."
+    )
+    contact_hertz = Setting(
+        "real",
+        CONTACT_HERTZ,
+        "Stiffness (1/s) of the soft contact's push-out spring, capped at a quarter of the substep rate.",
+        0.0,
+        1e6,
+    )
+    static_hertz_scale = Setting(
+        "real",
+        STATIC_CONTACT_HERTZ_SCALE,
+        "Factor on contact_hertz for contacts against a body that does not move (they carry stacks).",
+        0.0,
+        1e3,
+    )
+    damping_ratio = Setting("real", CONTACT_DAMPING_RATIO, "Damping ratio of the soft contact.", 0.0, 1e3)
+    max_push_speed = Setting(
+        "real", CONTACT_MAX_PUSH_SPEED, "Fastest (units/s) an overlap is pushed apart.", 0.0, 1e9
+    )
+    restitution_threshold = Setting(
+        "real", RESTITUTION_THRESHOLD, "Least approach speed (units/s) that bounces.", 0.0, 1e9
+    )
+    restitution_gravity_steps = Setting(
+        "real",
+        RESTITUTION_GRAVITY_STEPS,
+        "The bounce threshold is at least this many steps of gravity (|g| dt), so resting "
+        "contacts do not bounce.",
+        0.0,
+        1e6,
+    )
+    load_memory = Setting(
+        "real",
+        CONTACT_LOAD_MEMORY,
+        "Share (0..1) of last step's normal impulse the soft contact treats as already carried.",
+        0.0,
+        1.0,
+    )
+    speculative_distance = Setting(
+        "real",
+        SPECULATIVE_DISTANCE,
+        "Speculative reach (units) of bodies at rest: pairs closer than this get contact points.",
+        0.0,
+        1e6,
+    )
+    match_distance = Setting(
+        "real",
+        WARM_START_MATCH_DISTANCE,
+        "How far (units) a renamed contact point may be from last step's to keep its impulses.",
+        0.0,
+        1e6,
+    )
+    match_cosine = Setting(
+        "real",
+        WARM_START_MATCH_COSINE,
+        "How close (cosine of the angle) its normal must be to last step's to keep them.",
+        -1.0,
+        1.0,
+    )
+    broadphase_margin = Setting(
+        "real", BROADPHASE_FAT_MARGIN, "Units the broadphase cache's boxes are grown by.", 0.0, 1e6
+    )
+    sleep = Setting(
+        "bool", True, "Put islands of bodies at rest to sleep (they cost nothing until disturbed)."
+    )
+    sleep_linear_speed = Setting(
+        "real", SLEEP_LINEAR_SPEED, "Speed (units/s) below which a body counts as at rest.", 0.0, 1e9
+    )
+    sleep_angular_speed = Setting(
+        "real", SLEEP_ANGULAR_SPEED, "Angular speed (rad/s) below which a body counts as at rest.", 0.0, 1e9
+    )
+    time_to_sleep = Setting(
+        "real", SLEEP_TIME, "Time (s) an island's bodies must all stay at rest before it sleeps.", 0.0, 1e9
+    )
+
+
+@compiled_record
+class IterativeState(NamedTuple):
+    """What the iterative solver keeps between steps.
+
+    Sleep, per row: ``sleep_time (n,)`` s the body has been slow, ``was_sleeping (n,) bool`` the
+    flags the last step ended with, ``island (n,) int64`` the island a sleeping body fell asleep
+    with (-1 awake). Broadphase cache (see narrowphase.cached_pairs): ``fat_lo``, ``fat_hi (n,
+    2)``, ``fat_skip (n,) bool``, ``fat_valid (1,) bool``, ``fat_pairs (f, 2) int64``. Last
+    step's contact points, in (row_a, row_b) order: ``prev_a``, ``prev_b``, ``prev_key (p,)
+    int64`` (rows and feature key), ``prev_state (p,) int8``, ``prev_store (6, p)`` (normal and
+    tangent impulse, middle of the point x, y, normal x, y)."""
+
+    sleep_time: np.ndarray
+    was_sleeping: np.ndarray
+    island: np.ndarray
+    fat_lo: np.ndarray
+    fat_hi: np.ndarray
+    fat_skip: np.ndarray
+    fat_valid: np.ndarray
+    fat_pairs: np.ndarray
+    prev_a: np.ndarray
+    prev_b: np.ndarray
+    prev_key: np.ndarray
+    prev_state: np.ndarray
+    prev_store: np.ndarray
+
+
+def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
+    """A state for ``n`` rows: no stored contacts, an empty broadphase cache, and the sleep
+    clocks of ``keep``'s first rows (when given) or none."""
+    sleep_time = np.zeros(n)
+    was_sleeping = np.zeros(n, dtype=np.bool_)
+    island = np.full(n, -1, dtype=np.int64)
+    prev = (
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int8),
+        np.zeros((6, 0)),
+    )
+    if keep is not None:
+        k = min(n, keep.sleep_time.shape[0])
+        sleep_time[:k] = keep.sleep_time[:k]
+        was_sleeping[:k] = keep.was_sleeping[:k]
+        island[:k] = keep.island[:k]
+        prev = (keep.prev_a, keep.prev_b, keep.prev_key, keep.prev_state, keep.prev_store)
+    return IterativeState(
+        sleep_time,
+        was_sleeping,
+        island,
+        np.zeros((n, 2)),
+        np.zeros((n, 2)),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros(1, dtype=np.bool_),
+        np.zeros((0, 2), dtype=np.int64),
+        *prev,
+    )
+
+
+@njit(cache=True)
+def solver_masses(bodies: Bodies, moving: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the inverse mass and inertia the solver uses: its body's (a compound's part row
+    is given its root's) when that body moves this step, else 0."""
+    n = bodies.position.shape[0]
+    inv_mass = np.zeros(n)
+    inv_inertia = np.zeros(n)
+    for i in range(n):
+        r = bodies.root[i]
+        if moving[r]:
+            inv_mass[i] = bodies.inv_mass[r]
+            inv_inertia[i] = bodies.inv_inertia[r]
+    return inv_mass, inv_inertia
+
+
+@njit(cache=True)
+def to_roots(
+    bodies: Bodies, prepared: Prepared, moving: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Compounds: the points were prepared on the rows that touched (a part row sits at its
+    root's pose, so its arms are the root's); hand them to the roots, which alone move.
+    Returns ``(row_a, row_b, moving)``: the rows the points were found on (what next step's
+    points are matched by) and the rows that move in the solve."""
+    root = bodies.root
+    row_a = prepared.body_a.copy()
+    row_b = prepared.body_b.copy()
+    for k in range(row_a.shape[0]):
+        prepared.body_a[k] = root[prepared.body_a[k]]
+        prepared.body_b[k] = root[prepared.body_b[k]]
+    solve_moving = moving.copy()
+    for i in range(root.shape[0]):
+        if root[i] != i:
+            solve_moving[i] = False
+    return row_a, row_b, solve_moving
+
+
+@njit(cache=True)
+def solve(
+    bodies: Bodies,
+    context: StepContext,
+    settings: Any,
+    state: IterativeState,
+    moving: np.ndarray,
+    pairs: np.ndarray,
+    points: Points,
+    c: int,
+) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Stages 3-5: prepare and warm start the ``c`` points, the soft step, restitution.
+    Returns ``(prepared, total_normal, total_tangent, row_a, row_b)``: the points (their
+    bodies the roots, their impulses last substep's), the impulses over the step (N s), and
+    the rows the points were found on."""
+    inv_mass, inv_inertia = solver_masses(bodies, moving)
+    prepared = prepare_points(bodies, inv_mass, inv_inertia, pairs, points, c, state, settings, context.dt)
+    row_a = prepared.body_a
+    row_b = prepared.body_b
+    solve_moving = moving
+    if context.has_compounds:
+        row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
+    manifolds = group_manifolds(points.pair_index, prepared, inv_mass, inv_inertia, c)
+    total_normal, total_tangent, max_normal_impulse = soft_step(
+        bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
+    )
+    # Resting contacts must not bounce: the threshold is at least a few steps of gravity.
+    threshold = max(
+        settings.restitution_threshold,
+        settings.restitution_gravity_steps * math.hypot(context.gravity_x, context.gravity_y) * context.dt,
+    )
+    apply_restitution(
+        bodies.velocity,
+        bodies.angular_velocity,
+        inv_mass,
+        inv_inertia,
+        points.normal,
+        prepared,
+        manifolds,
+        max_normal_impulse,
+        total_normal,
+        threshold,
+    )
+    return prepared, total_normal, total_tangent, row_a, row_b
+
+
+@njit(cache=True)
+def pack_contacts(
+    points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The step's contact points packed so that few arrays cross into Python: ``index (5, c)
+    int64`` rows body_a, body_b, feature key, row_a, row_b; ``vectors (3, c, 2)`` point_a,
+    point_b, normal; ``scalars (4, c)`` separation, toi, and ``totals`` (normal and tangent
+    impulse over the step, N s); ``store (6, c)`` the warm-start store (last substep's normal
+    and tangent impulses, the points' middles x, y, normals x, y)."""
+    total_normal, total_tangent = totals
+    row_a, row_b = rows
+    index = np.empty((5, c), dtype=np.int64)
+    vectors = np.empty((3, c, 2))
+    scalars = np.empty((4, c))
+    store = np.empty((6, c))
+    for k in range(c):
+        index[0, k] = prepared.body_a[k]
+        index[1, k] = prepared.body_b[k]
+        index[2, k] = points.key[k]
+        index[3, k] = row_a[k]
+        index[4, k] = row_b[k]
+        for d in range(2):
+            vectors[0, k, d] = points.point_a[k, d]
+            vectors[1, k, d] = points.point_b[k, d]
+            vectors[2, k, d] = points.normal[k, d]
+        scalars[0, k] = points.separation[k]
+        scalars[1, k] = prepared.toi[k]
+        scalars[2, k] = total_normal[k]
+        scalars[3, k] = total_tangent[k]
+        store[0, k] = prepared.normal_impulse[k]
+        store[1, k] = prepared.tangent_impulse[k]
+        store[2, k] = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
+        store[3, k] = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
+        store[4, k] = points.normal[k, 0]
+        store[5, k] = points.normal[k, 1]
+    return index, vectors, scalars, store
+
+
+@njit(cache=True)
+def iterative_step(
+    bodies: Bodies, settings: Any, context: StepContext, state: IterativeState
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, IterativeState]:
+    """The whole iterative step (the module docstring's stages 1-7) in one compiled call.
+
+    ``settings``: :class:`IterativeSettings` values. Returns ``(index, vectors, scalars,
+    contact_state, state)``: this step's contact points (see :func:`pack_contacts`; ``contact_state
+    (c,) int8``) and the state to keep for the next step.
+    """
+    n = bodies.position.shape[0]
+    moving = wake_disturbed(bodies, state, settings.sleep)
+    dynamic = moving
+    if context.has_compounds or context.has_kinematic:
+        dynamic = np.empty(n, dtype=np.bool_)
+        for i in range(n):
+            dynamic[i] = bodies.inv_mass[bodies.root[i]] > 0.0
+    # Where the bodies start, for the continuous pass after the solve.
+    start_position = bodies.position.copy() if context.continuous else bodies.position
+    start_velocity = bodies.velocity.copy() if context.continuous else bodies.velocity
+    pairs, fat_pairs = broadphase(bodies, context, settings, state, moving, dynamic)
+    points, c = collide(bodies, context, settings, pairs, moving)
+    if context.has_kinematic:
+        wake_touched_by_kinematic(bodies, pairs, moving, state)
+    prepared, total_normal, total_tangent, row_a, row_b = solve(
+        bodies, context, settings, state, moving, pairs, points, c
+    )
+    if context.continuous:
+        stop_at_static(
+            bodies,
+            context,
+            start_position,
+            start_velocity,
+            moving,
+            pairs,
+            points.pair_index[:c],
+            settings.speculative_distance,
+            CONTINUOUS_BACKOFF,
+        )
+    sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
+    index, vectors, scalars, store = pack_contacts(
+        points, c, prepared, (total_normal, total_tangent), (row_a, row_b)
+    )
+    kept = IterativeState(
+        state.sleep_time,
+        state.was_sleeping,
+        state.island,
+        state.fat_lo,
+        state.fat_hi,
+        state.fat_skip,
+        state.fat_valid,
+        fat_pairs,
+        index[3],
+        index[4],
+        index[2],
+        prepared.state,
+        store,
+    )
+    return index, vectors, scalars, prepared.state, kept
+
+
+class IterativeSolver:
+    """The world's ``"iterative"`` solver (see the module docstring): holds its
+    :class:`IterativeState` between steps."""
+
+    def __init__(self) -> None:
+        self._state = new_state(0)
+
+    def reset(self) -> None:
+        """Forget stored contacts, the broadphase cache and sleep clocks (body indices changed)."""
+        self._state = new_state(0)
+
+    def step(self, bodies: Bodies, settings: IterativeSettings, context: StepContext) -> Contacts:
+        """Advance ``bodies`` by ``context.dt``: contacts, response, positions; returns Contacts."""
+        n = bodies.position.shape[0]
+        if self._state.sleep_time.shape[0] != n:
+            self._state = new_state(n, self._state)
+        index, vectors, scalars, contact_state, self._state = iterative_step(
+            bodies, settings.values, context, self._state
+        )
+        return Contacts.packed(index, vectors, scalars, contact_state)

@@ -1,0 +1,240 @@
+"""Sleeping for the iterative solver: islands of touching bodies that rest together.
+
+Bodies joined by touching contacts (not speculative, not through a static body) form an
+island (union-find); an island whose bodies have all stayed slower than the sleep speeds for
+``time_to_sleep`` falls asleep at once, and wakes at once when any of its bodies is disturbed
+(:func:`wake_disturbed`: from outside, by a force, an impulse or a new velocity;
+:func:`wake_touched_by_kinematic`: by a moving kinematic body reaching it).
+
+The solver's state keeps, per row, ``sleep_time`` (s the body has been slow), ``island`` (the
+island a sleeping body fell asleep with, -1 when awake) and ``was_sleeping`` (the sleeping
+flags the last step ended with, to see who was woken from outside).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from collision.bodies import Bodies
+from collision.solvers.protocol import StepContext
+
+
+@njit(cache=True)
+def _find(parent: np.ndarray, i: int) -> int:
+    root = i
+    while parent[root] != root:
+        root = parent[root]
+    while parent[i] != root:
+        nxt = parent[i]
+        parent[i] = root
+        i = nxt
+    return root
+
+
+@njit(cache=True)
+def wake_islands(sleeping: np.ndarray, sleep_time: np.ndarray, island: np.ndarray, wake: np.ndarray) -> None:
+    """Wake every sleeping body whose island (``island (n,)``, the id it fell asleep with) is
+    marked in ``wake (n,) bool``."""
+    for i in range(sleeping.shape[0]):
+        if sleeping[i] and island[i] >= 0 and wake[island[i]]:
+            sleeping[i] = False
+            sleep_time[i] = 0.0
+
+
+@njit(cache=True)
+def update_sleep(
+    bodies: Bodies,
+    static: np.ndarray,
+    state: Any,
+    body_a: np.ndarray,
+    body_b: np.ndarray,
+    separation: np.ndarray,
+    dt: float,
+    settings: Any,
+) -> None:
+    """Islands of touching moving bodies; an island whose bodies all stayed slow sleeps.
+
+    ``state.sleep_time (n,)`` seconds each body has been slow; ``state.island (n,) int64`` the
+    island a sleeping body fell asleep with (-1 when awake); the speeds and time are
+    ``settings``' ``sleep_linear_speed``, ``sleep_angular_speed``, ``time_to_sleep``; the
+    contacts ``body_a``, ``body_b``, ``separation (c,)``. Contacts with static bodies do not join
+    islands. Sleeping bodies get zero velocity. A sleeping body touching an awake body that
+    is not at rest wakes with the whole island it slept in. ``kinematic (n,) bool``: a
+    kinematic body joins the islands it touches and, while it moves at all, never rests, so
+    it never sleeps and keeps what touches it awake (Box2D's rule); at rest it sleeps with
+    its island like any body. Rows marked ``static`` are left out (the caller also marks the
+    part rows of compounds, whose contacts are reported on their roots).
+    """
+    velocity = bodies.velocity
+    angular_velocity = bodies.angular_velocity
+    kinematic = bodies.kinematic
+    sleeping = bodies.sleeping
+    sleep_time = state.sleep_time
+    island = state.island
+    linear_speed = settings.sleep_linear_speed
+    angular_speed = settings.sleep_angular_speed
+    time_to_sleep = settings.time_to_sleep
+    n = velocity.shape[0]
+    for i in range(n):
+        if static[i] or sleeping[i]:
+            continue
+        v2 = velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1]
+        if kinematic[i] and (v2 > 0.0 or angular_velocity[i] != 0.0):
+            sleep_time[i] = 0.0
+        elif v2 > linear_speed * linear_speed or abs(angular_velocity[i]) > angular_speed:
+            sleep_time[i] = 0.0
+        else:
+            sleep_time[i] += dt
+    parent = np.arange(n)
+    for k in range(body_a.shape[0]):
+        if separation[k] > 0.0:
+            continue
+        a = body_a[k]
+        b = body_b[k]
+        if static[a] or static[b]:
+            continue
+        ra = _find(parent, a)
+        rb = _find(parent, b)
+        if ra != rb:
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+    # An island's clock is its least rested awake body.
+    island_time = np.full(n, np.inf)
+    island_awake = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        if static[i] or sleeping[i]:
+            continue
+        r = _find(parent, i)
+        island_awake[r] = True
+        if sleep_time[i] < island_time[r]:
+            island_time[r] = sleep_time[i]
+    wake = np.zeros(n, dtype=np.bool_)
+    any_wake = False
+    for i in range(n):
+        if static[i]:
+            continue
+        r = _find(parent, i)
+        if not island_awake[r]:
+            continue
+        if island_time[r] >= time_to_sleep:
+            if not sleeping[i]:
+                sleeping[i] = True
+                island[i] = r
+                velocity[i, 0] = 0.0
+                velocity[i, 1] = 0.0
+                angular_velocity[i] = 0.0
+        elif sleeping[i]:
+            wake[island[i]] = True
+            any_wake = True
+    if any_wake:
+        wake_islands(sleeping, sleep_time, island, wake)
+    for i in range(n):
+        if not sleeping[i]:
+            island[i] = -1
+
+
+@njit(cache=True)
+def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
+    """Start of a step: every body woken from outside since the last step (a force, an
+    impulse, a new velocity) gets its clock restarted and wakes the island it slept with;
+    without ``sleep`` every body wakes. Returns ``moving (n,) bool``: awake and not static."""
+    sleeping = bodies.sleeping
+    island = state.island
+    n = sleeping.shape[0]
+    wake = np.zeros(n, dtype=np.bool_)
+    any_wake = False
+    for i in range(n):
+        if not sleep:
+            sleeping[i] = False
+        if state.was_sleeping[i] and not sleeping[i]:
+            state.sleep_time[i] = 0.0
+            if island[i] >= 0:
+                wake[island[i]] = True
+                any_wake = True
+    if any_wake:
+        wake_islands(sleeping, state.sleep_time, island, wake)
+    moving = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        if not sleeping[i]:
+            island[i] = -1
+        moving[i] = not (bodies.static[i] or sleeping[i])
+    return moving
+
+
+@njit(cache=True)
+def wake_touched_by_kinematic(bodies: Bodies, pairs: np.ndarray, moving: np.ndarray, state: Any) -> None:
+    """A moving kinematic body wakes what it reaches (Box2D: it keeps its contacts awake):
+    the islands of the sleeping bodies it has a candidate pair with wake, and ``moving`` says
+    so."""
+    root = bodies.root
+    sleeping = bodies.sleeping
+    island = state.island
+    n = sleeping.shape[0]
+    wake = np.zeros(n, dtype=np.bool_)
+    any_wake = False
+    for p in range(pairs.shape[0]):
+        for side in range(2):
+            k = root[pairs[p, side]]
+            o = root[pairs[p, 1 - side]]
+            if (
+                bodies.kinematic[k]
+                and moving[k]
+                and sleeping[o]
+                and island[o] >= 0
+                and (
+                    bodies.velocity[k, 0] != 0.0
+                    or bodies.velocity[k, 1] != 0.0
+                    or bodies.angular_velocity[k] != 0.0
+                )
+            ):
+                wake[island[o]] = True
+                any_wake = True
+    if not any_wake:
+        return
+    wake_islands(sleeping, state.sleep_time, island, wake)
+    for i in range(n):
+        if sleeping[root[i]]:
+            continue
+        sleeping[i] = False
+        island[i] = -1
+        moving[i] = not bodies.static[i]
+
+
+@njit(cache=True)
+def sleep_islands(
+    bodies: Bodies,
+    context: StepContext,
+    settings: Any,
+    state: Any,
+    body_a: np.ndarray,
+    body_b: np.ndarray,
+    separation: np.ndarray,
+) -> None:
+    """End of a step: with ``settings.sleep``, islands over bodies (:func:`update_sleep`; the
+    part rows of compounds are left out and then mirror their roots); the sleeping flags the
+    step ends with are kept to see who is woken from outside before the next."""
+    n = bodies.position.shape[0]
+    root = bodies.root
+    sleeping = bodies.sleeping
+    if settings.sleep:
+        sleep_static = bodies.static
+        if context.has_compounds:
+            sleep_static = bodies.static.copy()
+            for i in range(n):
+                if root[i] != i:
+                    sleep_static[i] = True
+        update_sleep(bodies, sleep_static, state, body_a, body_b, separation, context.dt, settings)
+        if context.has_compounds:
+            for i in range(n):
+                r = root[i]
+                if r != i:
+                    sleeping[i] = sleeping[r]
+                    state.island[i] = state.island[r]
+                    state.sleep_time[i] = state.sleep_time[r]
+    for i in range(n):
+        state.was_sleeping[i] = sleeping[i]

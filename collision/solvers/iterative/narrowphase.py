@@ -1,0 +1,234 @@
+"""Narrowphase of the iterative solver: this step's contact points, in pair order.
+
+1. broadphase over bounding boxes swept over the step and grown by the speculative distance,
+   its pairs cached over grown boxes while bodies rest (:func:`cached_pairs`);
+2. a manifold (collision/manifold.py) per candidate pair with a speculative distance that grows
+   with the pair's closing speed over the step, so a pair that can touch within the step gets
+   its points now, with positive separation (:func:`collide`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from collision.bodies import Bodies
+from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.manifold import edge_normals, manifold_kernel
+from collision.records import compiled_record
+from collision.solvers.protocol import StepContext
+
+
+@compiled_record
+class Points(NamedTuple):
+    """A step's contact points (room for two per pair, the first ``c`` used): ``pair_index``
+    (the pair of each point), ``key (., ) int64`` (its feature key, see collision/manifold.py),
+    ``point_a``, ``point_b``, ``normal (., 2)`` (unit, from B toward A), ``separation (.,)``
+    (units, negative when overlapping)."""
+
+    pair_index: np.ndarray
+    key: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    normal: np.ndarray
+    separation: np.ndarray
+
+
+@njit(cache=True)
+def cached_pairs(
+    lo: np.ndarray,
+    hi: np.ndarray,
+    skip: np.ndarray,
+    fat_lo: np.ndarray,
+    fat_hi: np.ndarray,
+    fat_skip: np.ndarray,
+    fat_valid: np.ndarray,
+    fat_pairs: np.ndarray,
+    fat_margin: float,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``candidate_pairs(lo, hi, skip)``, exactly, from a cache that bodies at rest keep valid.
+
+    The cache holds boxes grown by ``fat_margin`` (units) around the bounds they were built
+    from (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
+    the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
+    fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
+    (the same test, in the same (i, j) order); otherwise the cache is rebuilt. Returns
+    ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
+    """
+    n = lo.shape[0]
+    valid = fat_valid[0]
+    if valid:
+        for i in range(n):
+            if (
+                skip[i] != fat_skip[i]
+                or lo[i, 0] < fat_lo[i, 0]
+                or lo[i, 1] < fat_lo[i, 1]
+                or hi[i, 0] > fat_hi[i, 0]
+                or hi[i, 1] > fat_hi[i, 1]
+            ):
+                valid = False
+                break
+    if not valid:
+        for i in range(n):
+            fat_lo[i, 0] = lo[i, 0] - fat_margin
+            fat_lo[i, 1] = lo[i, 1] - fat_margin
+            fat_hi[i, 0] = hi[i, 0] + fat_margin
+            fat_hi[i, 1] = hi[i, 1] + fat_margin
+            fat_skip[i] = skip[i]
+        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip)
+        fat_valid[0] = True
+    keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
+    m = 0
+    for p in range(fat_pairs.shape[0]):
+        i = fat_pairs[p, 0]
+        j = fat_pairs[p, 1]
+        keep[p] = (
+            lo[j, 0] <= hi[i, 0] and lo[i, 0] <= hi[j, 0] and lo[j, 1] <= hi[i, 1] and lo[i, 1] <= hi[j, 1]
+        )
+        if keep[p]:
+            m += 1
+    pairs = np.empty((m, 2), dtype=np.int64)
+    m = 0
+    for p in range(fat_pairs.shape[0]):
+        if keep[p]:
+            pairs[m, 0] = fat_pairs[p, 0]
+            pairs[m, 1] = fat_pairs[p, 1]
+            m += 1
+    return pairs, fat_pairs
+
+
+@njit(cache=True)
+def broadphase(
+    bodies: Bodies, context: StepContext, settings: Any, state: Any, moving: np.ndarray, dynamic: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """World vertices refreshed, then the step's candidate pairs from the cache in ``state``:
+    ``(pairs (m, 2), fat_pairs)``. Bodies that do not move (``moving (n,) bool``) need no pair
+    among themselves. With compounds or kinematic bodies, pairs of rows of one body and pairs
+    where neither row is ``dynamic (n,) bool`` (kinematic against kinematic or static) are
+    dropped. Without ``context.continuous`` the boxes are not swept."""
+    n = bodies.position.shape[0]
+    wv = bodies.world_vertices
+    transform_vertices(bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, wv)
+    lo = np.empty((n, 2))
+    hi = np.empty((n, 2))
+    swept_bounds(
+        wv,
+        bodies.vertex_count,
+        bodies.velocity,
+        bodies.angular_velocity,
+        bodies.radius,
+        context.dt if context.continuous else 0.0,
+        settings.speculative_distance,
+        lo,
+        hi,
+    )
+    skip = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        skip[i] = not moving[i]
+    pairs, fat_pairs = cached_pairs(
+        lo,
+        hi,
+        skip,
+        state.fat_lo,
+        state.fat_hi,
+        state.fat_skip,
+        state.fat_valid,
+        state.fat_pairs,
+        settings.broadphase_margin,
+    )
+    if context.has_compounds or context.has_kinematic:
+        root = bodies.root
+        own = 0
+        for p in range(pairs.shape[0]):
+            i = pairs[p, 0]
+            j = pairs[p, 1]
+            if root[i] != root[j] and (dynamic[i] or dynamic[j]):
+                pairs[own, 0] = i
+                pairs[own, 1] = j
+                own += 1
+        pairs = pairs[:own]
+    return pairs, fat_pairs
+
+
+@njit(cache=True, inline="always")
+def closing_reach(bodies: Bodies, moving: np.ndarray, i: int, j: int, dt: float) -> float:
+    """How far rows ``i`` and ``j`` can close within the step: their relative translation plus
+    what the rotation of each can sweep (a chord of its radius)."""
+    velocity = bodies.velocity
+    vx = (velocity[i, 0] if moving[i] else 0.0) - (velocity[j, 0] if moving[j] else 0.0)
+    vy = (velocity[i, 1] if moving[i] else 0.0) - (velocity[j, 1] if moving[j] else 0.0)
+    reach = math.sqrt(vx * vx + vy * vy) * dt
+    if moving[i]:
+        reach += min(abs(bodies.angular_velocity[i]) * dt, 2.0) * bodies.radius[i]
+    if moving[j]:
+        reach += min(abs(bodies.angular_velocity[j]) * dt, 2.0) * bodies.radius[j]
+    return reach
+
+
+@njit(cache=True)
+def collide(
+    bodies: Bodies, context: StepContext, settings: Any, pairs: np.ndarray, moving: np.ndarray
+) -> tuple[Points, int]:
+    """The manifold of every pair of ``pairs`` (rows; world vertices current), reaching
+    ``settings.speculative_distance`` plus, with ``context.continuous``, how far the pair can
+    close within the step. Returns the points (in pair order) and how many there are."""
+    n = bodies.position.shape[0]
+    wv = bodies.world_vertices
+    vertex_count = bodies.vertex_count
+    # Edge normals only of bodies in some pair (a resting pile's static walls and far bodies
+    # need none); rows past a body's vertex count are never read.
+    m = pairs.shape[0]
+    world_normals = np.empty_like(wv)
+    has_normals = np.zeros(n, dtype=np.bool_)
+    for p in range(m):
+        for side in range(2):
+            i = pairs[p, side]
+            if not has_normals[i]:
+                has_normals[i] = True
+                edge_normals(wv[i], vertex_count[i], world_normals[i])
+    capacity = 2 * m
+    points = Points(
+        np.empty(capacity, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+        np.empty((capacity, 2)),
+        np.empty((capacity, 2)),
+        np.empty((capacity, 2)),
+        np.empty(capacity),
+    )
+    pa = np.empty((2, 2))
+    pb = np.empty((2, 2))
+    ps = np.empty(2)
+    pk = np.empty(2, dtype=np.int64)
+    c = 0
+    for p in range(m):
+        i = pairs[p, 0]
+        j = pairs[p, 1]
+        reach = closing_reach(bodies, moving, i, j, context.dt) if context.continuous else 0.0
+        count, nx, ny = manifold_kernel(
+            wv[i],
+            world_normals[i],
+            vertex_count[i],
+            wv[j],
+            world_normals[j],
+            vertex_count[j],
+            settings.speculative_distance + reach,
+            pa,
+            pb,
+            ps,
+            pk,
+        )
+        for q in range(count):
+            points.pair_index[c] = p
+            points.key[c] = pk[q]
+            points.point_a[c, 0] = pa[q, 0]
+            points.point_a[c, 1] = pa[q, 1]
+            points.point_b[c, 0] = pb[q, 0]
+            points.point_b[c, 1] = pb[q, 1]
+            points.normal[c, 0] = nx
+            points.normal[c, 1] = ny
+            points.separation[c] = ps[q]
+            c += 1
+    return points, c

@@ -1,0 +1,315 @@
+"""Preparing the iterative solver's contact points, and warm starting them from last step's.
+
+1. :func:`prepare_points`: per point its arms (as cross products with the normal and the
+   tangent), effective masses, materials and approach speed (:func:`prepare_manifold`), then
+   the match with last step's point of the same (body_a, body_b, feature key), or else the
+   nearest unclaimed one of the same pair within ``match_distance`` and with a normal within
+   ``match_cosine`` (cosine of the angle) of its own (:func:`match_previous`), which gives its
+   warm-start impulses and its state (new, persisting, speculative);
+2. :func:`group_manifolds`: runs of points of one pair, and the 2 x 2 normal mass of two-point
+   manifolds for the block solver.
+
+The point lists of both steps are in (body_a, body_b) order, so matching is one merge walk.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from collision.bodies import Bodies
+from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
+from collision.geometry import mix_friction, mix_restitution
+from collision.records import compiled_record
+from collision.solvers.iterative.narrowphase import Points
+from collision.tolerances import SOLVER_BLOCK_CONDITION
+
+
+@compiled_record
+class Prepared(NamedTuple):
+    """The solver's view of ``c`` contact points: ``body_a``, ``body_b (c,) int64`` the rows
+    (compound parts until the driver hands them to their roots); ``cross_a``, ``cross_b (c,
+    2)`` the arms crossed with the normal (column 0) and the tangent ``(-ny, nx)`` (column 1);
+    ``normal_mass``, ``tangent_mass (c,)`` effective masses (kg); ``friction``, ``restitution
+    (c,)`` the pair's mixed materials; ``approach (c,)`` normal speed before solving (units/s,
+    negative when closing); ``normal_impulse``, ``tangent_impulse (c,)`` accumulated impulses
+    (N s; the warm start on entry to the solve); ``toi (c,)`` s; ``state (c,) int8``."""
+
+    body_a: np.ndarray
+    body_b: np.ndarray
+    cross_a: np.ndarray
+    cross_b: np.ndarray
+    normal_mass: np.ndarray
+    tangent_mass: np.ndarray
+    friction: np.ndarray
+    restitution: np.ndarray
+    approach: np.ndarray
+    normal_impulse: np.ndarray
+    tangent_impulse: np.ndarray
+    toi: np.ndarray
+    state: np.ndarray
+
+
+@njit(cache=True)
+def _empty_prepared(c: int) -> Prepared:
+    return Prepared(
+        np.empty(c, dtype=np.int64),
+        np.empty(c, dtype=np.int64),
+        np.empty((c, 2)),
+        np.empty((c, 2)),
+        np.empty(c),
+        np.empty(c),
+        np.empty(c),
+        np.empty(c),
+        np.empty(c),
+        np.zeros(c),
+        np.zeros(c),
+        np.zeros(c),
+        np.empty(c, dtype=np.int8),
+    )
+
+
+@njit(cache=True)
+def prepare_manifold(
+    bodies: Bodies,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    a: int,
+    b: int,
+    points: Points,
+    first: int,
+    last: int,
+    prepared: Prepared,
+    dt: float,
+) -> None:
+    """Points ``first .. last - 1`` (one pair's, rows ``a`` and ``b``): arms from the bodies'
+    centroids to the middle of each point's two ends, effective masses with ``inv_mass``,
+    ``inv_inertia (n,)`` (zero for bodies that do not move this step), materials, approach
+    speed, and the state of a point on its own (new, or speculative with its time of impact)."""
+    position = bodies.position
+    velocity = bodies.velocity
+    pax = position[a, 0]
+    pay = position[a, 1]
+    pbx = position[b, 0]
+    pby = position[b, 1]
+    ima = inv_mass[a]
+    imb = inv_mass[b]
+    iia = inv_inertia[a]
+    iib = inv_inertia[b]
+    va_x = velocity[a, 0]
+    va_y = velocity[a, 1]
+    wa = bodies.angular_velocity[a]
+    vb_x = velocity[b, 0]
+    vb_y = velocity[b, 1]
+    wb = bodies.angular_velocity[b]
+    mu = mix_friction(bodies.friction[a], bodies.friction[b])
+    e = mix_restitution(bodies.restitution[a], bodies.restitution[b])
+    for k in range(first, last):
+        prepared.body_a[k] = a
+        prepared.body_b[k] = b
+        mx = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
+        my = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
+        rax = mx - pax
+        ray = my - pay
+        rbx = mx - pbx
+        rby = my - pby
+        nx = points.normal[k, 0]
+        ny = points.normal[k, 1]
+        rna = rax * ny - ray * nx
+        rnb = rbx * ny - rby * nx
+        kn = ima + imb + iia * rna * rna + iib * rnb * rnb
+        prepared.normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
+        rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
+        rtb = rbx * nx + rby * ny
+        prepared.cross_a[k, 0] = rna
+        prepared.cross_a[k, 1] = rta
+        prepared.cross_b[k, 0] = rnb
+        prepared.cross_b[k, 1] = rtb
+        kt = ima + imb + iia * rta * rta + iib * rtb * rtb
+        prepared.tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
+        prepared.friction[k] = mu
+        prepared.restitution[k] = e
+        dvx = va_x - wa * ray - vb_x + wb * rby
+        dvy = va_y + wa * rax - vb_y - wb * rbx
+        vn = dvx * nx + dvy * ny
+        prepared.approach[k] = vn
+        s = points.separation[k]
+        if s > 0.0:
+            prepared.state[k] = CONTACT_SPECULATIVE
+            prepared.toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
+        else:
+            prepared.state[k] = CONTACT_NEW
+
+
+@njit(cache=True)
+def match_previous(
+    points: Points, first: int, last: int, state: Any, q: int, end: int, settings: Any, found: np.ndarray
+) -> None:
+    """Last step's points ``q .. end - 1`` (the same pair's, from ``state``) claimed by this
+    step's ``first .. last - 1``: ``found[j]`` the previous point of point ``first + j``, or -1.
+
+    Same features first; then renamed points, closest pair of (point, previous point) first: a
+    deep overlap can swap which face is the reference from one step to the next, which renames
+    its points while the bodies barely move, and losing their load at once would drop the
+    bodies above. Only along (nearly) the same normal: an impulse carried to another direction
+    would push the wrong way every step.
+    """
+    count = last - first
+    prev_key = state.prev_key
+    if (
+        end - q == count
+        and prev_key[q] == points.key[first]
+        and (count == 1 or prev_key[q + 1] == points.key[first + 1])
+    ):
+        # The usual case: the same features in the same order.
+        found[0] = q
+        found[1] = q + 1
+        return
+    claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
+    for j in range(count):
+        found[j] = -1
+        for r in range(q, end):
+            if not (claimed >> (r - q)) & 1 and prev_key[r] == points.key[first + j]:
+                claimed |= 1 << (r - q)
+                found[j] = r
+                break
+    store = state.prev_store
+    while True:
+        best_j = -1
+        best_r = -1
+        best_d2 = settings.match_distance * settings.match_distance
+        for j in range(count):
+            if found[j] >= 0:
+                continue
+            k = first + j
+            mx = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
+            my = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
+            for r in range(q, end):
+                if (claimed >> (r - q)) & 1:
+                    continue
+                if (
+                    store[4, r] * points.normal[k, 0] + store[5, r] * points.normal[k, 1]
+                    < settings.match_cosine
+                ):
+                    continue
+                dx = store[2, r] - mx
+                dy = store[3, r] - my
+                d2 = dx * dx + dy * dy
+                if d2 < best_d2:
+                    best_d2 = d2
+                    best_j = j
+                    best_r = r
+        if best_j < 0:
+            return
+        claimed |= 1 << (best_r - q)
+        found[best_j] = best_r
+
+
+@njit(cache=True)
+def prepare_points(
+    bodies: Bodies,
+    inv_mass: np.ndarray,
+    inv_inertia: np.ndarray,
+    pairs: np.ndarray,
+    points: Points,
+    c: int,
+    state: Any,
+    settings: Any,
+    dt: float,
+) -> Prepared:
+    """Every point prepared (:func:`prepare_manifold`) and matched with last step's
+    (:func:`match_previous`; ``state``'s ``prev_*`` rows, in (body_a, body_b) order, and
+    ``prev_store (6, p)``: normal and tangent impulse, middle x, y, normal x, y). A matched
+    point starts from its previous impulses (with ``settings.warm_start``) and persists when it
+    touches and did before."""
+    prepared = _empty_prepared(c)
+    prev_a = state.prev_a
+    prev_b = state.prev_b
+    prev_count = prev_a.shape[0]
+    found = np.empty(2, dtype=np.int64)
+    q = 0
+    first = 0
+    while first < c:
+        p = points.pair_index[first]
+        last = first + 1
+        while last < c and points.pair_index[last] == p:
+            last += 1
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        prepare_manifold(bodies, inv_mass, inv_inertia, a, b, points, first, last, prepared, dt)
+        while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
+            q += 1
+        end = q
+        while end < prev_count and prev_a[end] == a and prev_b[end] == b:
+            end += 1
+        if end > q:
+            match_previous(points, first, last, state, q, end, settings, found)
+            for j in range(last - first):
+                r = found[j]
+                if r < 0:
+                    continue
+                k = first + j
+                if settings.warm_start:
+                    prepared.normal_impulse[k] = state.prev_store[0, r]
+                    prepared.tangent_impulse[k] = state.prev_store[1, r]
+                if points.separation[k] <= 0.0 and state.prev_state[r] != CONTACT_SPECULATIVE:
+                    prepared.state[k] = CONTACT_PERSISTING
+        first = last
+    return prepared
+
+
+@compiled_record
+class Manifolds(NamedTuple):
+    """Runs of points of one pair: manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``
+    (``offsets (g + 1,) int64``); ``block (g, 7)``, for two-point manifolds, the 2 x 2 normal
+    effective mass K (k11, k12, k22), its inverse (i11, i12, i22) and 1.0 when it is well
+    conditioned enough for the block solver (else 0.0)."""
+
+    offsets: np.ndarray
+    block: np.ndarray
+
+
+@njit(cache=True)
+def group_manifolds(
+    pair_index: np.ndarray, prepared: Prepared, inv_mass: np.ndarray, inv_inertia: np.ndarray, c: int
+) -> Manifolds:
+    """The manifolds of the first ``c`` points (see :class:`Manifolds`), with the bodies' solver
+    masses ``inv_mass``, ``inv_inertia (n,)``."""
+    offsets_buffer = np.empty(c + 1, dtype=np.int64)
+    groups = 0
+    for k in range(c):
+        if k == 0 or pair_index[k] != pair_index[k - 1]:
+            offsets_buffer[groups] = k
+            groups += 1
+    offsets_buffer[groups] = c
+    offsets = offsets_buffer[: groups + 1]
+    block = np.zeros((groups, 7))
+    cross_a = prepared.cross_a
+    cross_b = prepared.cross_b
+    for g in range(groups):
+        first = offsets[g]
+        if offsets[g + 1] - first != 2:
+            continue
+        a = prepared.body_a[first]
+        b = prepared.body_b[first]
+        ms = inv_mass[a] + inv_mass[b]
+        rna0 = cross_a[first, 0]
+        rnb0 = cross_b[first, 0]
+        rna1 = cross_a[first + 1, 0]
+        rnb1 = cross_b[first + 1, 0]
+        k11 = ms + inv_inertia[a] * rna0 * rna0 + inv_inertia[b] * rnb0 * rnb0
+        k22 = ms + inv_inertia[a] * rna1 * rna1 + inv_inertia[b] * rnb1 * rnb1
+        k12 = ms + inv_inertia[a] * rna0 * rna1 + inv_inertia[b] * rnb0 * rnb1
+        block[g, 0] = k11
+        block[g, 1] = k12
+        block[g, 2] = k22
+        # Near-parallel rows (points almost coincident) make the 2 x 2 solve ill-conditioned.
+        det = k11 * k22 - k12 * k12
+        if k11 > 0.0 and k22 > 0.0 and det > SOLVER_BLOCK_CONDITION * k11 * k22:
+            block[g, 3] = k22 / det
+            block[g, 4] = -k12 / det
+            block[g, 5] = k11 / det
+            block[g, 6] = 1.0
+    return Manifolds(offsets, block)
