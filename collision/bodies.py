@@ -112,6 +112,41 @@ def _allocate(capacity: int) -> dict[str, np.ndarray]:
     return {name: np.zeros((capacity, *shape), dtype=dtype) for name, (shape, dtype) in _FIELDS.items()}
 
 
+def readonly(a: np.ndarray) -> np.ndarray:
+    """A read-only view of ``a``."""
+    v = a.view()
+    v.flags.writeable = False
+    return v
+
+
+class StoreField:
+    """A class attribute that is one field of the rows of the :class:`BodyStore` its owner
+    keeps as ``_store`` (a World): the live array itself (``live``: writable, the owner's
+    state) or a read-only view of it. Fetch it again after adding or removing bodies."""
+
+    def __init__(self, field: str, live: bool, doc: str) -> None:
+        self.field = field
+        self.live = live
+        self.name = field
+        self.__doc__ = doc + (" The live array." if live else " Read-only.")
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, owner: Any, kind: type | None = None) -> Any:
+        if owner is None:
+            return self
+        rows = getattr(owner._store.rows, self.field)
+        return rows if self.live else readonly(rows)
+
+    def __set__(self, owner: Any, value: Any) -> None:
+        if self.live:
+            raise AttributeError(
+                f"{self.name}: write into the array ({self.name}[i] = ...), not the attribute"
+            )
+        raise AttributeError(f"{self.name} is read-only")
+
+
 @dataclass(frozen=True)
 class BodyArguments:
     """What a new body's rows are made of besides its shape, checked (see :meth:`checked`)."""
@@ -280,6 +315,24 @@ class BodyStore:
         self.rows = rows
         self.has_compounds = bool((rows.root != np.arange(self._count)).any())
         self.has_kinematic = bool(rows.kinematic.any())
+
+
+def check_state(rows: Bodies) -> None:
+    """The exact check of the live state (the user may write into it) as a step's input:
+    ValueError naming the first entry that is not finite or is beyond ``STATE_LIMIT_FACTOR``
+    times its limit (a step would overflow from it)."""
+    limits = {
+        "position": STATE_LIMIT_FACTOR * MAX_COORDINATE,
+        "angle": STATE_LIMIT_FACTOR * MAX_COORDINATE,
+        "velocity": STATE_LIMIT_FACTOR * MAX_SPEED,
+        "angular_velocity": STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
+    }
+    for name, limit in limits.items():
+        a = getattr(rows, name)
+        size = np.abs(a) if a.ndim == 1 else np.hypot(a[:, 0], a[:, 1])
+        if not (size <= limit).all():  # also catches NaN
+            bad = int(np.argmin(size <= limit))
+            raise ValueError(f"{name}[{bad}] = {a[bad]!r}: must be finite and at most {limit:g} in size")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -5,6 +5,12 @@ check in collision.shapes). A refusal is a ``ValueError`` whose message starts w
 argument's name and value and says what was wrong: ``dt = -1.0: must be > 0``. Past these
 checks, kernels trust their input: the limits in collision.tolerances keep every product the
 step forms far from overflow, so nothing inside returns NaN.
+
+Shapes are refused with :class:`GeometryError` (a ValueError) naming the argument, the vertex
+and the reason (:func:`convex_vertices`, which ``collision.shapes.check_vertices`` uses).
+Collinear vertices (a vertex lying on the straight line through its two neighbours) are
+*rejected*, not silently dropped: dropping them would change the vertex count and the indices
+the caller uses, and the error tells the caller exactly which vertex to remove.
 """
 
 from __future__ import annotations
@@ -13,8 +19,18 @@ import math
 from typing import Any
 
 import numpy as np
+from numba import njit
 
-from collision.tolerances import MAX_COORDINATE
+from collision.tolerances import (
+    AREA_RELATIVE_EPSILON,
+    CONVEXITY_RELATIVE_EPSILON,
+    MAX_COORDINATE,
+    MAX_VERTICES,
+)
+
+
+class GeometryError(ValueError):
+    """Invalid geometry: the message names the argument, the vertex and the reason."""
 
 
 def number(
@@ -107,3 +123,280 @@ def index(value: Any, name: str, count: int) -> int:
     if not 0 <= k < count:
         raise ValueError(f"{name} = {k}: no such body (body_count = {count})")
     return k
+
+
+def body_indices(value: Any, name: str, count: int) -> np.ndarray:
+    """``value`` as ``(m,) int64`` indices of bodies of a world of ``count``: given as indices
+    (any integer array-like) or as an ``(count,) bool`` mask."""
+    if isinstance(value, str | bytes):
+        raise ValueError(f"{name} = {value!r}: must be body indices (m,) or a ({count},) bool mask")
+    index = np.asarray(value)
+    if index.dtype == np.bool_:
+        if index.shape != (count,):
+            raise ValueError(f"{name}: a mask must have shape ({count},), got {index.shape}")
+        return np.flatnonzero(index)
+    if index.ndim != 1 or not (index.size == 0 or np.issubdtype(index.dtype, np.integer)):
+        raise ValueError(f"{name} = {value!r}: must be body indices (m,) or a ({count},) bool mask")
+    outside = (index < 0) | (index >= count)
+    if outside.any():
+        raise ValueError(f"{name}: {int(index[np.argmax(outside)])} is no body (body_count = {count})")
+    return index.astype(np.int64)
+
+
+def vectors(value: Any, name: str, count: int) -> np.ndarray:
+    """``value`` as ``(count, 2) float64`` finite vectors."""
+    try:
+        v = np.array(value, dtype=np.float64)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}: must be ({count}, 2) real numbers") from None
+    if isinstance(value, str | bytes) or v.shape != (count, 2):
+        raise ValueError(f"{name}: must be ({count}, 2) real numbers, got shape {np.shape(value)}")
+    if not np.isfinite(v).all():
+        bad = int(np.argmin(np.isfinite(v).all(axis=1)))
+        raise ValueError(f"{name}[{bad}] = {v[bad].tolist()}: must be finite")
+    return v
+
+
+# ---------------------------------------------------------------------------------------------
+# Shapes
+# ---------------------------------------------------------------------------------------------
+
+
+def format_point(p: np.ndarray) -> str:
+    """``(x, y)`` with 6 significant digits: how messages show a point."""
+    return f"({p[0]:.6g}, {p[1]:.6g})"
+
+
+def vertex_label(name: str, points: np.ndarray, i: int) -> str:
+    """``name[i] = (x, y)``: how a refusal names a vertex."""
+    return f"{name}[{i}] = {format_point(points[i])}"
+
+
+def cross(ax: float, ay: float, bx: float, by: float) -> float:
+    """The 2D cross product (z of the 3D one) of (ax, ay) and (bx, by)."""
+    return ax * by - ay * bx
+
+
+def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
+    """``value`` as a finite ``(k, 2) float64`` array with ``k >= 1`` (no other checks)."""
+    try:
+        points = np.array(value, dtype=np.float64, order="C")
+    except (TypeError, ValueError) as exc:
+        raise GeometryError(f"{name}: cannot be read as an array of (x, y) {what} ({exc})") from None
+    if points.ndim != 2 or points.shape[1] != 2:
+        if points.size == 0:
+            raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
+        hint = " (a single point is written [[x, y]])" if points.shape == (2,) else ""
+        raise GeometryError(f"{name}: must have shape (k, 2), got {points.shape}{hint}")
+    if points.shape[0] == 0:
+        raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
+    if not np.isfinite(points).all():
+        i = int(np.argmin(np.isfinite(points).all(axis=1)))
+        raise GeometryError(f"{name}[{i}] = {format_point(points[i])}: is not finite")
+    too_far = np.abs(points).max(axis=1) > MAX_COORDINATE
+    if too_far.any():
+        i = int(np.argmax(too_far))
+        raise GeometryError(
+            f"{name}[{i}] = {format_point(points[i])}: is farther than MAX_COORDINATE = {MAX_COORDINATE:g}"
+            " from the origin"
+        )
+    return points  # a new C-contiguous copy (np.array copies)
+
+
+def _edges_cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Whether segment a-b meets each segment c[j]-d[j] (touching counts). ``a, b (2,)``, ``c, d (m, 2)``."""
+    ex, ey = b[0] - a[0], b[1] - a[1]
+    o1 = ex * (c[:, 1] - a[1]) - ey * (c[:, 0] - a[0])
+    o2 = ex * (d[:, 1] - a[1]) - ey * (d[:, 0] - a[0])
+    fx, fy = d[:, 0] - c[:, 0], d[:, 1] - c[:, 1]
+    o3 = fx * (a[1] - c[:, 1]) - fy * (a[0] - c[:, 0])
+    o4 = fx * (b[1] - c[:, 1]) - fy * (b[0] - c[:, 0])
+    collinear = (o1 == 0.0) & (o2 == 0.0)
+    general = (o1 * o2 <= 0.0) & (o3 * o4 <= 0.0) & ~collinear
+    # Collinear edges meet when their boxes overlap on both axes.
+    lo_x = np.maximum(min(a[0], b[0]), np.minimum(c[:, 0], d[:, 0]))
+    hi_x = np.minimum(max(a[0], b[0]), np.maximum(c[:, 0], d[:, 0]))
+    lo_y = np.maximum(min(a[1], b[1]), np.minimum(c[:, 1], d[:, 1]))
+    hi_y = np.minimum(max(a[1], b[1]), np.maximum(c[:, 1], d[:, 1]))
+    overlap = collinear & (lo_x <= hi_x) & (lo_y <= hi_y)
+    result: np.ndarray = general | overlap
+    return result
+
+
+def _first_crossing(points: np.ndarray) -> tuple[int, int] | None:
+    """First pair of non-adjacent edges ``(i, j)`` of the closed outline that meet, or None.
+
+    Edge ``i`` runs from ``points[i]`` to ``points[(i + 1) % n]``.
+    """
+    n = len(points)
+    ends = np.roll(points, -1, axis=0)
+    for i in range(n - 2):
+        last = n - 1 if i > 0 else n - 2  # edge n-1 is adjacent to edge 0
+        if last < i + 2:
+            continue
+        js = np.arange(i + 2, last + 1)
+        meets = _edges_cross(points[i], ends[i], points[js], ends[js])
+        if meets.any():
+            return i, int(js[int(np.argmax(meets))])
+    return None
+
+
+def _twice_signed_area(points: np.ndarray) -> float:
+    """Twice the signed area of the closed outline (positive when CCW), relative to vertex 0."""
+    rel = points - points[0]
+    return float(np.sum(rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]))
+
+
+def _extent(points: np.ndarray) -> float:
+    return float(np.max(np.ptp(points, axis=0)))
+
+
+def _all_collinear(points: np.ndarray, extent: float) -> bool:
+    """Whether every point lies (within the area tolerance) on one line through ``points[0]``."""
+    rel = points - points[0]
+    far = rel[int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))]
+    length = math.hypot(far[0], far[1])
+    if length == 0.0:
+        return True
+    offsets = np.abs(rel[:, 0] * far[1] - rel[:, 1] * far[0]) / length
+    return bool(np.max(offsets) <= AREA_RELATIVE_EPSILON * extent)
+
+
+def _check_distinct_neighbours(points: np.ndarray, name: str) -> None:
+    n = len(points)
+    for i in range(n):
+        j = (i + 1) % n
+        if points[i, 0] == points[j, 0] and points[i, 1] == points[j, 1]:
+            lo, hi = min(i, j), max(i, j)
+            closing = " (do not repeat the first vertex at the end)" if (lo, hi) == (0, n - 1) else ""
+            raise GeometryError(
+                f"{vertex_label(name, points, hi)}: is the same point as {name}[{lo}]{closing}"
+            )
+
+
+def outline(points: np.ndarray, name: str) -> float:
+    """The checks convex polygons and decomposition outlines share (distinct neighbours, no
+    crossing, non-zero area; GeometryError naming the vertex); returns twice the signed area."""
+    _check_distinct_neighbours(points, name)
+    extent = _extent(points)
+    doubled = _twice_signed_area(points)
+    crossing = _first_crossing(points)
+    if crossing is not None and not _all_collinear(points, extent):
+        i, j = crossing
+        n = len(points)
+        edge_i = f"{i}-{(i + 1) % n} ({format_point(points[i])} to {format_point(points[(i + 1) % n])})"
+        edge_j = f"{j}-{(j + 1) % n} ({format_point(points[j])} to {format_point(points[(j + 1) % n])})"
+        raise GeometryError(f"{name}: edge {edge_i} crosses edge {edge_j} (the outline intersects itself)")
+    if abs(doubled) <= AREA_RELATIVE_EPSILON * extent * extent:
+        raise GeometryError(
+            f"{name}[0..{len(points) - 1}]: the outline has zero area (its vertices lie on one line"
+            " or it folds back over itself)"
+        )
+    return doubled
+
+
+@njit(cache=True)
+def _convex_orientation(points: np.ndarray) -> float:
+    """+1 (CCW) or -1 (CW) for a valid convex outline of 3+ vertices, 0 if any check fails.
+
+    The fast path of :func:`check_vertices`: every turn strictly one way, winding once, non-zero
+    area. A closed outline that turns the same way at every vertex and winds once is convex.
+    """
+    k = points.shape[0]
+    positive = 0
+    negative = 0
+    winding = 0.0
+    doubled = 0.0
+    lo_x = hi_x = points[0, 0]
+    lo_y = hi_y = points[0, 1]
+    for i in range(k):
+        h = i - 1 if i > 0 else k - 1
+        j = i + 1 if i + 1 < k else 0
+        ax = points[i, 0] - points[h, 0]
+        ay = points[i, 1] - points[h, 1]
+        bx = points[j, 0] - points[i, 0]
+        by = points[j, 1] - points[i, 1]
+        cross = ax * by - ay * bx
+        tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
+        if cross > tol:
+            positive += 1
+        elif cross < -tol:
+            negative += 1
+        else:
+            return 0.0
+        winding += math.atan2(cross, ax * bx + ay * by)
+        # Shoelace relative to vertex 0 keeps precision far from the origin.
+        doubled += (points[i, 0] - points[0, 0]) * (points[j, 1] - points[0, 1]) - (
+            points[i, 1] - points[0, 1]
+        ) * (points[j, 0] - points[0, 0])
+        lo_x = min(lo_x, points[i, 0])
+        hi_x = max(hi_x, points[i, 0])
+        lo_y = min(lo_y, points[i, 1])
+        hi_y = max(hi_y, points[i, 1])
+    if positive > 0 and negative > 0:
+        return 0.0
+    if abs(winding) > 3.0 * math.pi:
+        return 0.0  # winds more than once: a star polygon
+    extent = max(hi_x - lo_x, hi_y - lo_y)
+    if abs(doubled) <= AREA_RELATIVE_EPSILON * extent * extent:
+        return 0.0
+    return 1.0 if positive > 0 else -1.0
+
+
+def _check_turns(points: np.ndarray, name: str, orientation: float) -> None:
+    """Every vertex of a simple outline must turn the same way as the outline winds."""
+    n = len(points)
+    for i in range(n):
+        p0, p1, p2 = points[i - 1], points[i], points[(i + 1) % n]
+        ax, ay = p1[0] - p0[0], p1[1] - p0[1]
+        bx, by = p2[0] - p1[0], p2[1] - p1[1]
+        turn = orientation * cross(ax, ay, bx, by)
+        tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
+        if turn < -tol:
+            raise GeometryError(
+                f"{vertex_label(name, points, i)}: makes a reflex turn (outline is not convex)"
+            )
+        if turn <= tol:
+            if ax * bx + ay * by < 0.0:
+                reason = "doubles back along its incoming edge (outline is not convex)"
+            else:
+                reason = "lies on the line through its neighbours (collinear vertex; remove it)"
+            raise GeometryError(f"{vertex_label(name, points, i)}: {reason}")
+
+
+def convex_vertices(value: Any, name: str) -> np.ndarray:
+    """Validate a shape and return it as a new C-contiguous ``(k, 2) float64`` CCW array.
+
+    ``value`` is anything ``numpy.array`` reads as ``(k, 2)`` numbers with ``1 <= k <=
+    MAX_VERTICES``. Two vertices must
+    be distinct; three or more must form a convex outline with non-zero area and no collinear
+    vertex. Clockwise input is reordered to counter-clockwise keeping vertex 0 first
+    (``[v0, v1, ..., vk-1]`` becomes ``[v0, vk-1, ..., v1]``).
+
+    Raises :class:`GeometryError` naming ``name``, the vertex index and the reason.
+    """
+    points = point_array(value, name)
+    k = len(points)
+    if k > MAX_VERTICES:
+        raise GeometryError(
+            f"{name}: has {k} vertices, more than MAX_VERTICES = {MAX_VERTICES} "
+            "(use decompose() to split a large outline)"
+        )
+    if k == 1:
+        return points
+    if k == 2:
+        if points[0, 0] == points[1, 0] and points[0, 1] == points[1, 1]:
+            raise GeometryError(
+                f"{vertex_label(name, points, 1)}: is the same point as {name}[0] "
+                "(a segment needs two distinct endpoints)"
+            )
+        return points
+    orientation = _convex_orientation(points)
+    if orientation == 0.0:
+        # Slow path: find the most helpful reason (duplicates, crossing, zero area, bad turn).
+        orientation = 1.0 if outline(points, name) > 0.0 else -1.0
+        _check_turns(points, name, orientation)
+        raise GeometryError(f"{name}: is not a convex outline")  # unreachable: a check above raised
+    if orientation < 0.0:
+        points = np.ascontiguousarray(np.concatenate([points[:1], points[:0:-1]]))
+    return points

@@ -1,5 +1,5 @@
-"""Outlines: the convex hull of a point set, and a simple (possibly concave) outline decomposed
-into convex pieces (the tutorial's advice for concave shapes: split them into convex parts).
+"""Outlines: a simple (possibly concave) outline decomposed into convex pieces (the tutorial's
+advice for concave shapes: split them into convex parts).
 
 Ear clipping triangulates the outline; neighbouring pieces are then merged while their union
 stays convex and within ``MAX_VERTICES`` (Hertel-Mehlhorn), so the pieces are few.
@@ -8,65 +8,14 @@ stays convex and within ``MAX_VERTICES`` (Hertel-Mehlhorn), so the pieces are fe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from collision.shapes import (
-    MAX_VERTICES,
-    GeometryError,
-    Polygon,
-    _as_point_array,
-    _check_outline,
-    _cross,
-    _vertex,
-)
-from collision.tolerances import CONVEXITY_RELATIVE_EPSILON
-
-
-def _left_turn(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
-    """Strict left turn o -> a -> b, with the same relative tolerance as the convexity check."""
-    ax, ay = a[0] - o[0], a[1] - o[1]
-    bx, by = b[0] - a[0], b[1] - a[1]
-    tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
-    cross = _cross(ax, ay, bx, by)
-    # A spike (a turning back by nearly pi, e.g. one far point above a tiny cluster) is within
-    # the tolerance too, but its tip is an extreme point: keep it when it turns left at all.
-    return cross > tol or (cross > 0.0 and ax * bx + ay * by < 0.0)
-
-
-def convex_hull(points: np.ndarray) -> np.ndarray:
-    """CCW convex hull ``(h, 2)`` of finite ``points (m, 2)`` (Andrew's monotone chain).
-
-    No collinear vertices are kept.
-
-    One distinct point gives ``(1, 2)``, collinear points their two extremes ``(2, 2)``.
-    """
-    unique = np.unique(np.asarray(points, dtype=np.float64), axis=0)  # sorted by x, then y
-    if len(unique) <= 2:
-        return np.ascontiguousarray(unique)
-
-    def chain(seq: Iterable[np.ndarray]) -> list[np.ndarray]:
-        out: list[np.ndarray] = []
-        for p in seq:
-            while len(out) >= 2 and not _left_turn(out[-2], out[-1], p):
-                out.pop()
-            out.append(p)
-        return out
-
-    lower = chain(unique)
-    upper = chain(unique[::-1])
-    hull = lower[:-1] + upper[:-1]
-    if len(hull) < 3:
-        # All collinear: the chain keeps the two extremes.
-        return np.ascontiguousarray(np.array([unique[0], unique[-1]]))
-    return np.ascontiguousarray(np.array(hull))
-
-
-# ---------------------------------------------------------------------------------------------
-# Decomposition of a simple outline into convex pieces
-# ---------------------------------------------------------------------------------------------
+from collision import checks
+from collision.checks import GeometryError, cross, point_array, vertex_label
+from collision.shapes import Polygon
+from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_VERTICES
 
 
 def _turn(points: np.ndarray, a: int, b: int, c: int) -> tuple[float, float]:
@@ -74,7 +23,7 @@ def _turn(points: np.ndarray, a: int, b: int, c: int) -> tuple[float, float]:
     ax, ay = points[b, 0] - points[a, 0], points[b, 1] - points[a, 1]
     bx, by = points[c, 0] - points[b, 0], points[c, 1] - points[b, 1]
     tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
-    return _cross(ax, ay, bx, by), tol
+    return cross(ax, ay, bx, by), tol
 
 
 def _is_ear(points: np.ndarray, prev: list[int], nxt: list[int], alive: np.ndarray, i: int) -> bool:
@@ -128,7 +77,7 @@ def _triangulate(points: np.ndarray) -> list[list[int]]:
         if misses > remaining:
             # A simple outline always has an ear; none means rounding made it degenerate here.
             raise GeometryError(
-                f"{_vertex('outline', points, i)}: the outline is too thin here to be split into "
+                f"{vertex_label('outline', points, i)}: the outline is too thin here to be split into "
                 "convex pieces (numerically degenerate)"
             )
     if remaining == 3:
@@ -198,17 +147,17 @@ def decompose(outline: Any) -> list[Polygon]:
     Raises :class:`GeometryError` for a self-intersecting outline (naming the two edges that
     cross), repeated vertices, a zero-area outline or one that doubles back on itself.
     """
-    points = _as_point_array(outline, "outline")
+    points = point_array(outline, "outline")
     if len(points) < 3:
         raise GeometryError(f"outline: has {len(points)} vertices, at least 3 are needed")
-    doubled = _check_outline(points, "outline")
+    doubled = checks.outline(points, "outline")
     n = len(points)
     for i in range(n):
         turn, tol = _turn(points, i - 1, i, (i + 1) % n)
         a, b = points[i] - points[i - 1], points[(i + 1) % n] - points[i]
         if abs(turn) <= tol and float(a @ b) < 0.0:
             raise GeometryError(
-                f"{_vertex('outline', points, i)}: doubles back along its incoming edge "
+                f"{vertex_label('outline', points, i)}: doubles back along its incoming edge "
                 "(the outline overlaps itself)"
             )
     if doubled < 0.0:

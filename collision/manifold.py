@@ -30,6 +30,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from collision import checks
+from collision.geometry import closest_point_on_segment
+from collision.shapes import check_vertices
 from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
 
 #: Feature key layout: ((kind * 2 + reference_is_b) * 16 + reference_index) * 16
@@ -98,24 +101,6 @@ def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: i
     return best, best_index
 
 
-@njit(cache=True, inline="always")
-def _closest_on_segment(
-    px: float, py: float, ax: float, ay: float, bx: float, by: float
-) -> tuple[float, float, float]:
-    """Point of segment a-b closest to p, and its parameter in [0, 1]."""
-    ex = bx - ax
-    ey = by - ay
-    ee = ex * ex + ey * ey
-    if ee <= 0.0:
-        return ax, ay, 0.0
-    u = ((px - ax) * ex + (py - ay) * ey) / ee
-    if u < 0.0:
-        u = 0.0
-    elif u > 1.0:
-        u = 1.0
-    return ax + u * ex, ay + u * ey, u
-
-
 @njit(cache=True)
 def _chain_to_vertices(
     p: np.ndarray, kp: int, p0: int, pe: int, q: np.ndarray, kq: int, q0: int, qv: int
@@ -136,7 +121,7 @@ def _chain_to_vertices(
         for ii in range(max(pe, 1)):
             i = (p0 + ii) % kp
             i2 = (i + 1) % kp if pe > 0 else i
-            cx, cy, u = _closest_on_segment(q[j, 0], q[j, 1], p[i, 0], p[i, 1], p[i2, 0], p[i2, 1])
+            cx, cy, u = closest_point_on_segment(q[j, 0], q[j, 1], p[i, 0], p[i, 1], p[i2, 0], p[i2, 1])
             ex = q[j, 0] - cx
             ey = q[j, 1] - cy
             d = ex * ex + ey * ey
@@ -206,11 +191,11 @@ def manifold_kernel(
     reference_is_b = kb >= 2 and (ka < 2 or sep_b > sep_a + MANIFOLD_AXIS_TOLERANCE)
     if reference_is_b:
         count, nx, ny = _clip_manifold(
-            b, bn, kb, edge_b, sep_b, a, an, ka, speculative, point_b, point_a, separation, key, 1
+            (b, bn, kb), edge_b, sep_b, (a, an, ka), speculative, point_b, point_a, separation, key, 1
         )
         return count, nx, ny
     count, nx, ny = _clip_manifold(
-        a, an, ka, edge_a, sep_a, b, bn, kb, speculative, point_a, point_b, separation, key, 0
+        (a, an, ka), edge_a, sep_a, (b, bn, kb), speculative, point_a, point_b, separation, key, 0
     )
     return count, -nx, -ny
 
@@ -253,14 +238,10 @@ def _vertex_contact(
 
 @njit(cache=True, inline="always")
 def _clip_manifold(
-    r: np.ndarray,
-    rn: np.ndarray,
-    kr: int,
+    reference: tuple[np.ndarray, np.ndarray, int],
     edge: int,
     face_sep: float,
-    s: np.ndarray,
-    sn: np.ndarray,
-    ks: int,
+    incident: tuple[np.ndarray, np.ndarray, int],
     speculative: float,
     point_r: np.ndarray,
     point_s: np.ndarray,
@@ -268,10 +249,14 @@ def _clip_manifold(
     key: np.ndarray,
     reference_is_b: int,
 ) -> tuple[int, float, float]:
-    """Manifold with reference shape ``r`` (face ``edge``) and incident shape ``s``.
+    """Manifold with reference shape ``r`` (face ``edge``, separation ``face_sep``) and incident
+    shape ``s``, each given as ``(vertices, edge normals, vertex count)``: the incident edge
+    clipped to the reference face's side planes (Sutherland-Hodgman on one edge).
 
     Returns the normal pointing from ``r`` toward ``s`` (outward from the reference face).
     """
+    r, rn, kr = reference
+    s, sn, ks = incident
     nx = rn[edge, 0]
     ny = rn[edge, 1]
     r2 = edge + 1 if edge + 1 < kr else 0
@@ -420,13 +405,9 @@ def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
     >>> len(m), m.normal.tolist(), m.separation.round(6).tolist()
     (2, [0.0, 1.0], [-0.1, -0.1])
     """
-    from collision.shapes import check_vertices
-
     va = check_vertices(a, "a")
     vb = check_vertices(b, "b")
-    spec = float(speculative)
-    if not math.isfinite(spec) or spec < 0.0:
-        raise ValueError(f"speculative: must be a finite distance >= 0, got {speculative!r}")
+    spec = checks.number(speculative, "speculative", minimum=0.0)
     point_a = np.zeros((2, 2))
     point_b = np.zeros((2, 2))
     separation = np.zeros(2)

@@ -31,8 +31,10 @@ import numpy as np
 from numba import njit
 
 from collision import checks
+from collision.bodies import Bodies
 from collision.geometry import closest_point_on_segment
 from collision.shapes import check_vertices
+from collision.tolerances import QUERY_PICK_RADIUS
 
 # -------------------------------------------------------------------------------------------
 # Compiled steps. Each returns the interval of the cast's *line* parameter t that lies in the
@@ -464,3 +466,37 @@ def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> Se
         normal_enter=None if starts_inside else np.array([nex, ney]) + 0.0,
         normal_exit=None if ends_inside else np.array([nxx, nxy]) + 0.0,
     )
+
+
+def cast_ray(rows: Bodies, start: np.ndarray, end: np.ndarray, skip: np.ndarray, every: bool) -> list[RayHit]:
+    """The bodies of ``rows`` (world vertices current) the segment ``start`` -> ``end (2,)``
+    enters, nearest first: the nearest only, or with ``every`` all of them (a compound once, at
+    its nearest part's hit). Rows marked in ``skip (n,) bool`` are left out; points and segments
+    are hit within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
+    wv = rows.world_vertices
+    sx, sy, ex, ey = start[0], start[1], end[0], end[1]
+    if not every:
+        body, t, nx, ny = raycast_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, QUERY_PICK_RADIUS)
+        if body < 0:
+            return []
+        t = float(t)
+        return [
+            RayHit(int(rows.root[body]), t, start + t * (end - start), np.array([nx, ny], dtype=np.float64))
+        ]
+    bodies, ts, normals = raycast_all_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, QUERY_PICK_RADIUS)
+    hits = []
+    seen = set()
+    for b, t, nrm in zip(bodies, ts, normals, strict=True):
+        r = int(rows.root[b])
+        if r in seen:  # a compound: its nearest part's hit only
+            continue
+        seen.add(r)
+        hits.append(RayHit(r, float(t), start + float(t) * (end - start), np.array(nrm, dtype=np.float64)))
+    return hits
+
+
+def bodies_at(rows: Bodies, p: np.ndarray) -> list[int]:
+    """Indices (ascending) of the bodies of ``rows`` (world vertices current) containing point
+    ``p (2,)``; points and segments count within ``QUERY_PICK_RADIUS``; a compound by its root."""
+    found = query_point_kernel(rows.world_vertices, rows.vertex_count, p[0], p[1], QUERY_PICK_RADIUS)
+    return sorted({int(rows.root[i]) for i in found})

@@ -22,6 +22,13 @@ The face of the latest entry gives a future hit's normal; the face of least over
 an overlapping pair's depth and normal (Tutorial 2's minimum translation distance), each
 oriented from B toward A by which shape the face belongs to, never by the shapes' centres.
 
+The tutorial's steps, by the names of its code, are compiled steps here: CalculateInterval
+(:func:`calculate_interval`, and :func:`lowest`, the half a face needs), AxisSeparatePolygons
+(:func:`axis_separate_polygons`: one face's gap), IntervalIntersect (:func:`interval_intersect`:
+when that gap closes or opens), FindMTD and FindCollisionPlane (:func:`find_collision_plane`:
+the latest entry's face, else the least overlap's), Intersect (:func:`intersect_kernel`) and
+Collide (:func:`sweep_kernel`).
+
 Conventions: normals are unit and point from B toward A; ``a + depth * normal`` separates.
 Touching (overlap of exactly zero) counts as a hit of depth 0.
 Point against point: two points touch only when they are at exactly the same place (at
@@ -61,8 +68,9 @@ from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 
 
 @njit(cache=True, inline="always")
-def project(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> tuple[float, float]:
-    """Interval ``(lo, hi)`` of ``shapes[s, :k]`` projected on the axis ``(nx, ny)``."""
+def calculate_interval(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> tuple[float, float]:
+    """Tutorial 1's CalculateInterval: the interval ``(lo, hi)`` of ``shapes[s, :k]`` projected
+    on the axis ``(nx, ny)`` (not normalised: the interval is scaled by its length)."""
     lo = shapes[s, 0, 0] * nx + shapes[s, 0, 1] * ny
     hi = lo
     for i in range(1, k):
@@ -74,7 +82,8 @@ def project(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> tuple[f
 
 @njit(cache=True, inline="always")
 def lowest(shapes: np.ndarray, s: int, k: int, nx: float, ny: float) -> float:
-    """Lowest projection of ``shapes[s, :k]`` on the axis ``(nx, ny)``."""
+    """Lowest projection of ``shapes[s, :k]`` on the axis ``(nx, ny)``: the half of
+    CalculateInterval a face's test needs (the other shape's side is the face's height)."""
     lo = shapes[s, 0, 0] * nx + shapes[s, 0, 1] * ny
     for i in range(1, k):
         lo = min(lo, shapes[s, i, 0] * nx + shapes[s, i, 1] * ny)
@@ -119,6 +128,34 @@ def face(shapes: np.ndarray, s: int, k: int, f: int) -> tuple[float, float, floa
     nx = shapes[s, g, 1] - y0
     ny = x0 - shapes[s, g, 0]
     return nx, ny, x0 * nx + y0 * ny
+
+
+@njit(cache=True, inline="always")
+def axis_separate_polygons(
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: int
+) -> tuple[float, float, float]:
+    """Tutorial 1's AxisSeparatePolygons for face ``f`` of the pair (A's faces first, then B's):
+    ``(nx, ny, gap)``, the face's normal oriented from B toward A (not normalised) and how far
+    the other shape's lowest point lies beyond the face along it (> 0: this face separates
+    them; scaled by the normal's length)."""
+    fa = face_count(ka)
+    if f < fa:
+        nx, ny, h = face(shapes_a, sa, ka, f)
+        # A face of A points the other way.
+        return -nx, -ny, lowest(shapes_b, sb, kb, nx, ny) - h
+    nx, ny, h = face(shapes_b, sb, kb, f - fa)
+    return nx, ny, lowest(shapes_a, sa, ka, nx, ny) - h
+
+
+@njit(cache=True, inline="always")
+def interval_intersect(gap: float, speed: float) -> tuple[float, float]:
+    """Tutorial 3's IntervalIntersect on one axis, moving at ``speed`` (the gap's rate of
+    change, non-zero): ``(enter, leave)``, when the gap closes (approaching; else -inf) or
+    opens (receding; else inf). Written as selects rather than branches (see the note above)."""
+    t = gap / -speed
+    enter = t if speed < 0.0 else -math.inf
+    leave = t if speed > 0.0 else math.inf
+    return enter, leave
 
 
 @njit(cache=True)
@@ -222,24 +259,45 @@ def entry_tie_wins(
 
 @njit(cache=True)
 def intersect_kernel(a: np.ndarray, b: np.ndarray) -> bool:
-    """True if shapes ``a (ka, 2)`` and ``b (kb, 2)`` overlap or touch (Tutorial 1)."""
+    """True if shapes ``a (ka, 2)`` and ``b (kb, 2)`` overlap or touch: Tutorial 1's Intersect,
+    AxisSeparatePolygons over every face of both."""
     ka = a.shape[0]
     kb = b.shape[0]
     if ka == 1 and kb == 1:
         return a[0, 0] == b[0, 0] and a[0, 1] == b[0, 1]
     sa = a[np.newaxis]
     sb = b[np.newaxis]
-    fa = face_count(ka)
-    for f in range(fa + face_count(kb)):
-        if f < fa:
-            nx, ny, h = face(sa, 0, ka, f)
-            if lowest(sb, 0, kb, nx, ny) > h:
-                return False
-        else:
-            nx, ny, h = face(sb, 0, kb, f - fa)
-            if lowest(sa, 0, ka, nx, ny) > h:
-                return False
+    for f in range(face_count(ka) + face_count(kb)):
+        _, _, gap = axis_separate_polygons(sa, 0, ka, sb, 0, kb, f)
+        if gap > 0.0:
+            return False
     return True
+
+
+@njit(cache=True, inline="always")
+def find_collision_plane(
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, faces: tuple[int, int],
+    t_first: float, depth: tuple[float, float],
+) -> tuple[bool, float, float, float, float]:  # fmt: skip
+    """Tutorial 3's FindCollisionPlane (which its Collide calls FindMTD): a future hit's normal
+    is the face of the latest entry (``faces[0]``, at ``t_first``); without one, the face of
+    least overlap (``faces[1]``; ``depth``: its overlap squared and its normal's length
+    squared) gives the depth and normal, as Tutorial 2's FindMTD. Returns ``(hit, nx, ny, t,
+    depth)`` as :func:`sweep_kernel`."""
+    hit_face, depth_face = faces
+    depth_sq, depth_len_sq = depth
+    moving = t_first > 0.0 or depth_sq == math.inf
+    nx, ny = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, hit_face if moving else depth_face)
+    length_sq = nx * nx + ny * ny
+    if moving:
+        if length_sq == 0.0:  # only if a positive gap / speed underflowed to 0
+            return False, 0.0, 0.0, 0.0, 0.0
+        inv = 1.0 / math.sqrt(length_sq)
+        return True, nx * inv, ny * inv, t_first, 0.0
+    # Overlapping (or touching) at time 0; adding 0.0 turns a -0.0 into 0.0.
+    inv = 1.0 / math.sqrt(length_sq)
+    overlap = math.sqrt(depth_sq / depth_len_sq)
+    return True, nx * inv + 0.0, ny * inv + 0.0, 0.0, overlap + 0.0
 
 
 @njit(cache=True, inline="always")
@@ -289,8 +347,8 @@ def _sweep(
     # Tutorial 3's axis: if the shapes' shadows across the line of motion are disjoint,
     # they never meet.
     if vx * vx + vy * vy > VELOCITY_AXIS_EPSILON_SQ:
-        alo, ahi = project(shapes_a, sa, ka, -vy, vx)
-        blo, bhi = project(shapes_b, sb, kb, -vy, vx)
+        alo, ahi = calculate_interval(shapes_a, sa, ka, -vy, vx)
+        blo, bhi = calculate_interval(shapes_b, sb, kb, -vy, vx)
         if alo > bhi or blo > ahi:
             return False, 0.0, 0.0, 0.0, 0.0
 
@@ -302,30 +360,17 @@ def _sweep(
     depth_sq = math.inf
     depth_len_sq = 1.0
     depth_face = -1
-    fa = face_count(ka)
-    for f in range(fa + face_count(kb)):
+    for f in range(face_count(ka) + face_count(kb)):
         # A face of one shape and the other shape's lowest point along its normal: the gap
         # between them (> 0: apart across this face), changing at `speed` per unit time.
-        # Normals end up pointing from B toward A: a face of A points the other way.
-        if f < fa:
-            nx, ny, h = face(shapes_a, sa, ka, f)
-            gap = lowest(shapes_b, sb, kb, nx, ny) - h
-            nx = -nx
-            ny = -ny
-        else:
-            nx, ny, h = face(shapes_b, sb, kb, f - fa)
-            gap = lowest(shapes_a, sa, ka, nx, ny) - h
+        nx, ny, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
         speed = vx * nx + vy * ny
         length_sq = nx * nx + ny * ny
         if speed * speed < AXIS_SPEED_EPSILON * AXIS_SPEED_EPSILON * length_sq:
             if gap > 0.0:
                 return False, 0.0, 0.0, 0.0, 0.0
         else:
-            # Approaching (speed < 0): the gap closes at t, an entry; else it opens at t, an
-            # exit. Written as selects rather than branches (see the note above).
-            t = gap / -speed
-            enter = t if speed < 0.0 else -math.inf
-            leave = t if speed > 0.0 else math.inf
+            enter, leave = interval_intersect(gap, speed)
             tie = (enter == t_first) & (enter > 0.0)
             hit_face = f if enter > t_first else hit_face
             if tie and entry_tie_wins(shapes_a, sa, ka, shapes_b, sb, kb, nx, ny, hit_face):
@@ -352,25 +397,16 @@ def _sweep(
             depth_sq = g_sq
             depth_len_sq = length_sq
 
-    moving = t_first > 0.0 or depth_sq == math.inf
-    nx, ny = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, hit_face if moving else depth_face)
-    length_sq = nx * nx + ny * ny
-    if moving:
-        if length_sq == 0.0:  # only if a positive gap / speed underflowed to 0
-            return False, 0.0, 0.0, 0.0, 0.0
-        inv = 1.0 / math.sqrt(length_sq)
-        return True, nx * inv, ny * inv, t_first, 0.0
-    # Overlapping (or touching) at time 0; adding 0.0 turns a -0.0 into 0.0.
-    inv = 1.0 / math.sqrt(length_sq)
-    depth = math.sqrt(depth_sq / depth_len_sq)
-    return True, nx * inv + 0.0, ny * inv + 0.0, 0.0, depth + 0.0
+    return find_collision_plane(
+        shapes_a, sa, ka, shapes_b, sb, kb, (hit_face, depth_face), t_first, (depth_sq, depth_len_sq)
+    )
 
 
 @njit(cache=True)
 def sweep_kernel(
     a: np.ndarray, b: np.ndarray, vx: float, vy: float, t_max: float
 ) -> tuple[bool, float, float, float, float]:
-    """Swept separating-axis test (Tutorials 2 and 3, corrected).
+    """Swept separating-axis test: Tutorial 3's Collide (Tutorials 2 and 3, corrected).
 
     ``a (ka, 2)``, ``b (kb, 2)``: world-space CCW vertices at time 0. ``(vx, vy)``: velocity
     of A relative to B (units per unit time). ``t_max > 0``: end of the interval.

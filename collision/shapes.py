@@ -1,4 +1,4 @@
-"""Shapes: point, segment and convex polygon; validation, factories, mass properties.
+"""Shapes: point, segment and convex polygon; factories, hull, mass properties.
 
 A shape is a ``(k, 2) float64`` array of local vertices, counter-clockwise:
 
@@ -6,299 +6,39 @@ A shape is a ``(k, 2) float64`` array of local vertices, counter-clockwise:
 - ``k == 2``: a segment (two distinct endpoints),
 - ``3 <= k <= MAX_VERTICES``: a convex polygon with non-zero area.
 
-Every public function of the engine validates its shape arguments with :func:`check_vertices`,
-which is the single place where bad geometry is refused with a :class:`GeometryError` naming the
-argument, the vertex and the reason.
-
-Collinear vertices (a vertex lying on the straight line through its two neighbours) are
-*rejected*, not silently dropped: silently dropping them would change the vertex count and the
-indices the caller uses, and the error tells the caller exactly which vertex to remove.
-:meth:`Polygon.hull` never produces them.
+Every public function of the engine validates its shape arguments with :func:`check_vertices`
+(the checks themselves are in collision.checks), which refuses bad geometry with a
+:class:`GeometryError` naming the argument, the vertex and the reason; collinear vertices are
+refused, not dropped. :meth:`Polygon.hull` never produces them.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
-from numba import njit
 
-from collision.tolerances import AREA_RELATIVE_EPSILON, CONVEXITY_RELATIVE_EPSILON, MAX_COORDINATE
-
-MAX_VERTICES = 16
+from collision import checks
+from collision.checks import GeometryError, cross, point_array
+from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_COMPOUND_PARTS, MAX_VERTICES
 
 #: Nominal mass per unit density of a point or a segment, which have no area (the original's
 #: ``5 * density``, ORIGINAL_DEMO.md section 4.2).
 NOMINAL_MASS_PER_DENSITY = 5.0
 
 
-class GeometryError(ValueError):
-    """Invalid geometry: the message names the argument, the vertex and the reason."""
-
-
-# ---------------------------------------------------------------------------------------------
-# Validation
-# ---------------------------------------------------------------------------------------------
-
-
-def _fmt(p: np.ndarray) -> str:
-    return f"({p[0]:.6g}, {p[1]:.6g})"
-
-
-def _vertex(name: str, points: np.ndarray, i: int) -> str:
-    return f"{name}[{i}] = {_fmt(points[i])}"
-
-
-def _cross(ax: float, ay: float, bx: float, by: float) -> float:
-    return ax * by - ay * bx
-
-
-def _as_point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
-    """``value`` as a finite ``(k, 2) float64`` array with ``k >= 1`` (no other checks)."""
-    try:
-        points = np.array(value, dtype=np.float64, order="C")
-    except (TypeError, ValueError) as exc:
-        raise GeometryError(f"{name}: cannot be read as an array of (x, y) {what} ({exc})") from None
-    if points.ndim != 2 or points.shape[1] != 2:
-        if points.size == 0:
-            raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
-        hint = " (a single point is written [[x, y]])" if points.shape == (2,) else ""
-        raise GeometryError(f"{name}: must have shape (k, 2), got {points.shape}{hint}")
-    if points.shape[0] == 0:
-        raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
-    if not np.isfinite(points).all():
-        i = int(np.argmin(np.isfinite(points).all(axis=1)))
-        raise GeometryError(f"{name}[{i}] = {_fmt(points[i])}: is not finite")
-    too_far = np.abs(points).max(axis=1) > MAX_COORDINATE
-    if too_far.any():
-        i = int(np.argmax(too_far))
-        raise GeometryError(
-            f"{name}[{i}] = {_fmt(points[i])}: is farther than MAX_COORDINATE = {MAX_COORDINATE:g}"
-            " from the origin"
-        )
-    return points  # a new C-contiguous copy (np.array copies)
-
-
-def _edges_cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Whether segment a-b meets each segment c[j]-d[j] (touching counts). ``a, b (2,)``, ``c, d (m, 2)``."""
-    ex, ey = b[0] - a[0], b[1] - a[1]
-    o1 = ex * (c[:, 1] - a[1]) - ey * (c[:, 0] - a[0])
-    o2 = ex * (d[:, 1] - a[1]) - ey * (d[:, 0] - a[0])
-    fx, fy = d[:, 0] - c[:, 0], d[:, 1] - c[:, 1]
-    o3 = fx * (a[1] - c[:, 1]) - fy * (a[0] - c[:, 0])
-    o4 = fx * (b[1] - c[:, 1]) - fy * (b[0] - c[:, 0])
-    collinear = (o1 == 0.0) & (o2 == 0.0)
-    general = (o1 * o2 <= 0.0) & (o3 * o4 <= 0.0) & ~collinear
-    # Collinear edges meet when their boxes overlap on both axes.
-    lo_x = np.maximum(min(a[0], b[0]), np.minimum(c[:, 0], d[:, 0]))
-    hi_x = np.minimum(max(a[0], b[0]), np.maximum(c[:, 0], d[:, 0]))
-    lo_y = np.maximum(min(a[1], b[1]), np.minimum(c[:, 1], d[:, 1]))
-    hi_y = np.minimum(max(a[1], b[1]), np.maximum(c[:, 1], d[:, 1]))
-    overlap = collinear & (lo_x <= hi_x) & (lo_y <= hi_y)
-    result: np.ndarray = general | overlap
-    return result
-
-
-def _first_crossing(points: np.ndarray) -> tuple[int, int] | None:
-    """First pair of non-adjacent edges ``(i, j)`` of the closed outline that meet, or None.
-
-    Edge ``i`` runs from ``points[i]`` to ``points[(i + 1) % n]``.
-    """
-    n = len(points)
-    ends = np.roll(points, -1, axis=0)
-    for i in range(n - 2):
-        last = n - 1 if i > 0 else n - 2  # edge n-1 is adjacent to edge 0
-        if last < i + 2:
-            continue
-        js = np.arange(i + 2, last + 1)
-        meets = _edges_cross(points[i], ends[i], points[js], ends[js])
-        if meets.any():
-            return i, int(js[int(np.argmax(meets))])
-    return None
-
-
-def _twice_signed_area(points: np.ndarray) -> float:
-    """Twice the signed area of the closed outline (positive when CCW), relative to vertex 0."""
-    rel = points - points[0]
-    return float(np.sum(rel[:-1, 0] * rel[1:, 1] - rel[:-1, 1] * rel[1:, 0]))
-
-
-def _extent(points: np.ndarray) -> float:
-    return float(np.max(np.ptp(points, axis=0)))
-
-
-def _all_collinear(points: np.ndarray, extent: float) -> bool:
-    """Whether every point lies (within the area tolerance) on one line through ``points[0]``."""
-    rel = points - points[0]
-    far = rel[int(np.argmax(np.hypot(rel[:, 0], rel[:, 1])))]
-    length = math.hypot(far[0], far[1])
-    if length == 0.0:
-        return True
-    offsets = np.abs(rel[:, 0] * far[1] - rel[:, 1] * far[0]) / length
-    return bool(np.max(offsets) <= AREA_RELATIVE_EPSILON * extent)
-
-
-def _check_distinct_neighbours(points: np.ndarray, name: str) -> None:
-    n = len(points)
-    for i in range(n):
-        j = (i + 1) % n
-        if points[i, 0] == points[j, 0] and points[i, 1] == points[j, 1]:
-            lo, hi = min(i, j), max(i, j)
-            closing = " (do not repeat the first vertex at the end)" if (lo, hi) == (0, n - 1) else ""
-            raise GeometryError(f"{_vertex(name, points, hi)}: is the same point as {name}[{lo}]{closing}")
-
-
-def _check_outline(points: np.ndarray, name: str) -> float:
-    """Checks shared by convex polygons and decomposition outlines; returns twice the signed area."""
-    _check_distinct_neighbours(points, name)
-    extent = _extent(points)
-    doubled = _twice_signed_area(points)
-    crossing = _first_crossing(points)
-    if crossing is not None and not _all_collinear(points, extent):
-        i, j = crossing
-        n = len(points)
-        raise GeometryError(
-            f"{name}: edge {i}-{(i + 1) % n} ({_fmt(points[i])} to {_fmt(points[(i + 1) % n])}) crosses "
-            f"edge {j}-{(j + 1) % n} ({_fmt(points[j])} to {_fmt(points[(j + 1) % n])}) "
-            "(the outline intersects itself)"
-        )
-    if abs(doubled) <= AREA_RELATIVE_EPSILON * extent * extent:
-        raise GeometryError(
-            f"{name}[0..{len(points) - 1}]: the outline has zero area (its vertices lie on one line"
-            " or it folds back over itself)"
-        )
-    return doubled
-
-
 def check_vertices(value: Any, name: str) -> np.ndarray:
     """Validate a shape and return it as a new C-contiguous ``(k, 2) float64`` CCW array.
 
     ``value`` is a :class:`Polygon` (a copy of its vertices is returned) or anything
-    ``numpy.array`` reads as ``(k, 2)`` numbers with ``1 <= k <= MAX_VERTICES``. Two vertices must
-    be distinct; three or more must form a convex outline with non-zero area and no collinear
-    vertex. Clockwise input is reordered to counter-clockwise keeping vertex 0 first
-    (``[v0, v1, ..., vk-1]`` becomes ``[v0, vk-1, ..., v1]``).
-
-    Raises :class:`GeometryError` naming ``name``, the vertex index and the reason.
+    ``numpy.array`` reads as ``(k, 2)`` numbers, checked by :func:`collision.checks.convex_vertices`
+    (GeometryError naming ``name``, the vertex index and the reason).
     """
     if isinstance(value, Polygon):
         return value.vertices.copy()
-    points = _as_point_array(value, name)
-    k = len(points)
-    if k > MAX_VERTICES:
-        raise GeometryError(
-            f"{name}: has {k} vertices, more than MAX_VERTICES = {MAX_VERTICES} "
-            "(use decompose() to split a large outline)"
-        )
-    if k == 1:
-        return points
-    if k == 2:
-        if points[0, 0] == points[1, 0] and points[0, 1] == points[1, 1]:
-            raise GeometryError(
-                f"{_vertex(name, points, 1)}: is the same point as {name}[0] "
-                "(a segment needs two distinct endpoints)"
-            )
-        return points
-    orientation = _convex_orientation(points)
-    if orientation == 0.0:
-        # Slow path: find the most helpful reason (duplicates, crossing, zero area, bad turn).
-        orientation = 1.0 if _check_outline(points, name) > 0.0 else -1.0
-        _check_turns(points, name, orientation)
-        raise GeometryError(f"{name}: is not a convex outline")  # unreachable: a check above raised
-    if orientation < 0.0:
-        points = np.ascontiguousarray(np.concatenate([points[:1], points[:0:-1]]))
-    return points
-
-
-@njit(cache=True)
-def _convex_orientation(points: np.ndarray) -> float:
-    """+1 (CCW) or -1 (CW) for a valid convex outline of 3+ vertices, 0 if any check fails.
-
-    The fast path of :func:`check_vertices`: every turn strictly one way, winding once, non-zero
-    area. A closed outline that turns the same way at every vertex and winds once is convex.
-    """
-    k = points.shape[0]
-    positive = 0
-    negative = 0
-    winding = 0.0
-    doubled = 0.0
-    lo_x = hi_x = points[0, 0]
-    lo_y = hi_y = points[0, 1]
-    for i in range(k):
-        h = i - 1 if i > 0 else k - 1
-        j = i + 1 if i + 1 < k else 0
-        ax = points[i, 0] - points[h, 0]
-        ay = points[i, 1] - points[h, 1]
-        bx = points[j, 0] - points[i, 0]
-        by = points[j, 1] - points[i, 1]
-        cross = ax * by - ay * bx
-        tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
-        if cross > tol:
-            positive += 1
-        elif cross < -tol:
-            negative += 1
-        else:
-            return 0.0
-        winding += math.atan2(cross, ax * bx + ay * by)
-        # Shoelace relative to vertex 0 keeps precision far from the origin.
-        doubled += (points[i, 0] - points[0, 0]) * (points[j, 1] - points[0, 1]) - (
-            points[i, 1] - points[0, 1]
-        ) * (points[j, 0] - points[0, 0])
-        lo_x = min(lo_x, points[i, 0])
-        hi_x = max(hi_x, points[i, 0])
-        lo_y = min(lo_y, points[i, 1])
-        hi_y = max(hi_y, points[i, 1])
-    if positive > 0 and negative > 0:
-        return 0.0
-    if abs(winding) > 3.0 * math.pi:
-        return 0.0  # winds more than once: a star polygon
-    extent = max(hi_x - lo_x, hi_y - lo_y)
-    if abs(doubled) <= AREA_RELATIVE_EPSILON * extent * extent:
-        return 0.0
-    return 1.0 if positive > 0 else -1.0
-
-
-def _check_turns(points: np.ndarray, name: str, orientation: float) -> None:
-    """Every vertex of a simple outline must turn the same way as the outline winds."""
-    n = len(points)
-    for i in range(n):
-        p0, p1, p2 = points[i - 1], points[i], points[(i + 1) % n]
-        ax, ay = p1[0] - p0[0], p1[1] - p0[1]
-        bx, by = p2[0] - p1[0], p2[1] - p1[1]
-        turn = orientation * _cross(ax, ay, bx, by)
-        tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
-        if turn < -tol:
-            raise GeometryError(f"{_vertex(name, points, i)}: makes a reflex turn (outline is not convex)")
-        if turn <= tol:
-            if ax * bx + ay * by < 0.0:
-                reason = "doubles back along its incoming edge (outline is not convex)"
-            else:
-                reason = "lies on the line through its neighbours (collinear vertex; remove it)"
-            raise GeometryError(f"{_vertex(name, points, i)}: {reason}")
-
-
-def _check_length(value: Any, name: str, *, positive: bool = True) -> float:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} = {value!r}: must be a number") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{name} = {x}: must be finite")
-    if positive and x <= 0.0:
-        raise ValueError(f"{name} = {x:g}: must be > 0")
-    if not positive and x < 0.0:
-        raise ValueError(f"{name} = {x:g}: must be >= 0")
-    return x
-
-
-def _check_count(value: Any, name: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} = {value!r}: must be an integer")
-    n = int(value)
-    if not lo <= n <= hi:
-        raise ValueError(f"{name} = {n}: must be in [{lo}, {hi}]")
-    return n
+    return checks.convex_vertices(value, name)
 
 
 def _factory_result(cls: type[Polygon], points: np.ndarray, args: str) -> Polygon:
@@ -308,6 +48,55 @@ def _factory_result(cls: type[Polygon], points: np.ndarray, args: str) -> Polygo
         return cls(points)
     except GeometryError as exc:
         raise GeometryError(f"{args}: the shape they make is not usable ({exc})") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Hull
+# ---------------------------------------------------------------------------------------------
+
+
+def _left_turn(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
+    """Strict left turn o -> a -> b, with the same relative tolerance as the convexity check."""
+    ax, ay = a[0] - o[0], a[1] - o[1]
+    bx, by = b[0] - a[0], b[1] - a[1]
+    tol = CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
+    turn = cross(ax, ay, bx, by)
+    # A spike (a turning back by nearly pi, e.g. one far point above a tiny cluster) is within
+    # the tolerance too, but its tip is an extreme point: keep it when it turns left at all.
+    return turn > tol or (turn > 0.0 and ax * bx + ay * by < 0.0)
+
+
+def convex_hull(points: np.ndarray) -> np.ndarray:
+    """CCW convex hull ``(h, 2)`` of finite ``points (m, 2)`` (Andrew's monotone chain).
+
+    No collinear vertices are kept.
+
+    One distinct point gives ``(1, 2)``, collinear points their two extremes ``(2, 2)``.
+    """
+    unique = np.unique(np.asarray(points, dtype=np.float64), axis=0)  # sorted by x, then y
+    if len(unique) <= 2:
+        return np.ascontiguousarray(unique)
+
+    def chain(seq: Iterable[np.ndarray]) -> list[np.ndarray]:
+        out: list[np.ndarray] = []
+        for p in seq:
+            while len(out) >= 2 and not _left_turn(out[-2], out[-1], p):
+                out.pop()
+            out.append(p)
+        return out
+
+    lower = chain(unique)
+    upper = chain(unique[::-1])
+    hull = lower[:-1] + upper[:-1]
+    if len(hull) < 3:
+        # All collinear: the chain keeps the two extremes.
+        return np.ascontiguousarray(np.array([unique[0], unique[-1]]))
+    return np.ascontiguousarray(np.array(hull))
+
+
+# ---------------------------------------------------------------------------------------------
+# Decomposition of a simple outline into convex pieces
+# ---------------------------------------------------------------------------------------------
 
 
 # ---------------------------------------------------------------------------------------------
@@ -423,7 +212,7 @@ class Polygon:
         return len(self._vertices)
 
     def __repr__(self) -> str:
-        pts = ", ".join(_fmt(p) for p in self._vertices)
+        pts = ", ".join(checks.format_point(p) for p in self._vertices)
         return f"Polygon([{pts}])"
 
     def __eq__(self, other: object) -> bool:
@@ -443,7 +232,7 @@ class Polygon:
         have no area and get the original's nominal mass ``5 * density``; a point's inertia is 0,
         a segment's is a thin rod's ``m L^2 / 12``.
         """
-        d = _check_length(density, "density", positive=False)
+        d = checks.number(density, "density", minimum=0.0)
         v = self._vertices
         k = len(v)
         if k == 1:
@@ -490,16 +279,16 @@ class Polygon:
     @classmethod
     def box(cls, w: float, h: float) -> Polygon:
         """A ``w`` x ``h`` axis-aligned box centred on the origin, CCW from ``(-w/2, -h/2)``."""
-        hw = 0.5 * _check_length(w, "w")
-        hh = 0.5 * _check_length(h, "h")
+        hw = 0.5 * checks.number(w, "w", above=0.0)
+        hh = 0.5 * checks.number(h, "h", above=0.0)
         corners = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
         return _factory_result(cls, corners, f"w = {w!r}, h = {h!r}")
 
     @classmethod
     def regular(cls, n: int, r: float) -> Polygon:
         """A regular ``n``-gon (3 <= n <= MAX_VERTICES) with circumradius ``r``, flat bottom edge."""
-        n = _check_count(n, "n", 3, MAX_VERTICES)
-        r = _check_length(r, "r")
+        n = checks.integer(n, "n", 3, MAX_VERTICES)
+        r = checks.number(r, "r", above=0.0)
         angles = -0.5 * math.pi + (2.0 * np.arange(n) - 1.0) * math.pi / n
         return _factory_result(cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {r!r}")
 
@@ -511,13 +300,13 @@ class Polygon:
         an axis-aligned ``sqrt(2) rx`` x ``sqrt(2) ry`` rectangle (corners on the ellipse).
         ``rx``, ``ry`` are the ellipse's semi-axes (units).
         """
-        n = _check_count(n, "n", 1, MAX_VERTICES)
+        n = checks.integer(n, "n", 1, MAX_VERTICES)
         if n == 1:
             return cls([[0.0, 0.0]])
-        ry = _check_length(ry, "ry")
+        ry = checks.number(ry, "ry", above=0.0)
         if n == 2:
             return _factory_result(cls, np.array([[0.0, -ry], [0.0, ry]]), f"ry = {ry!r}")
-        rx = _check_length(rx, "rx")
+        rx = checks.number(rx, "rx", above=0.0)
         angles = (2.0 * np.arange(n) + 3.0) * math.pi / n
         outline = np.column_stack([rx * np.cos(angles), ry * np.sin(angles)])
         return _factory_result(cls, outline, f"rx = {rx!r}, ry = {ry!r}")
@@ -529,9 +318,7 @@ class Polygon:
         Collinear points on the hull's edges are left out. GeometryError if the hull has more
         than MAX_VERTICES vertices.
         """
-        from collision.decompose import convex_hull  # decompose.py builds on Polygon
-
-        pts = _as_point_array(points, "points", "points")
+        pts = point_array(points, "points", "points")
         hull = convex_hull(pts)
         if len(hull) > MAX_VERTICES:
             raise GeometryError(
@@ -549,18 +336,33 @@ class Polygon:
         return cls(hull[[min(i, j), max(i, j)]])
 
 
-def compound_mass_properties(parts: list[Polygon]) -> tuple[float, float, np.ndarray]:
-    """Mass properties of a rigid body made of ``parts`` (in one frame) at unit density:
-    ``(mass, inertia, centre (2,))``. The mass is the sum of the parts', the centre of mass
-    their mass-weighted centroid, the inertia (about that centre) the parallel-axis sum
-    ``sum(I_i + m_i |c_i - c|^2)``; points and segments count with their nominal mass."""
-    unit = [poly.mass_properties(1.0) for poly in parts]
+def compound_parts(shapes: Any) -> tuple[list[np.ndarray], list[float], float, float]:
+    """A compound body's ``shapes`` (1..``MAX_COMPOUND_PARTS`` shapes in one frame), checked
+    (GeometryError naming the part and vertex), and their mass properties at unit density.
+
+    Returns ``(local vertices, radii, mass, inertia)``: each part's vertices relative to the
+    compound's centre of mass (the parts' mass-weighted centroid) and its largest vertex
+    distance from it, the total mass and the inertia about that centre (the parallel-axis sum
+    ``sum(I_i + m_i |c_i - c|^2)``). Points and segments count with their nominal mass.
+    """
+    if isinstance(shapes, str | bytes) or not hasattr(shapes, "__len__"):
+        raise GeometryError(f"shapes = {shapes!r}: must be a list of polygons")
+    count = len(shapes)
+    if count == 0:
+        raise GeometryError("shapes = []: a compound needs at least one part")
+    if count > MAX_COMPOUND_PARTS:
+        raise GeometryError(f"shapes: {count} parts, more than MAX_COMPOUND_PARTS = {MAX_COMPOUND_PARTS}")
+    parts = [check_vertices(shapes[i], f"shapes[{i}]") for i in range(count)]
+    polys = [Polygon.from_checked(v) for v in parts]
+    unit = [poly.mass_properties(1.0) for poly in polys]
     masses = np.array([m for m, _ in unit])
     total = float(masses.sum())
-    centroids = np.array([poly.centroid for poly in parts])
+    centroids = np.array([poly.centroid for poly in polys])
     centre = (masses[:, None] * centroids).sum(axis=0) / total
     offsets = centroids - centre
     inertia = float(
         sum(i for _, i in unit) + float((masses * (offsets[:, 0] ** 2 + offsets[:, 1] ** 2)).sum())
     )
-    return total, inertia, centre
+    locals_ = [v - centre for v in parts]
+    radii = [float(np.hypot(v[:, 0], v[:, 1]).max()) for v in locals_]
+    return locals_, radii, total, inertia

@@ -4,6 +4,11 @@ Lengths are in world units (metres in the benchmark scenes), times in seconds or
 fractions of the sweep interval as stated.
 """
 
+#: Most vertices (count) of one convex shape: the feature keys of contact points give a vertex
+#: index 4 bits, and the separating-axis test of two shapes loops over at most twice this many
+#: faces. Larger outlines are split with ``decompose``.
+MAX_VERTICES = 16
+
 #: Squared relative speed (units^2 per unit time^2) below which the velocity axis is not
 #: tested: its direction would be noise.
 VELOCITY_AXIS_EPSILON_SQ = 1e-18

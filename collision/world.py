@@ -24,21 +24,25 @@ from typing import Any
 import numpy as np
 
 from collision import checks
-from collision.bodies import BodyArguments, BodyStore, begin_step, sync_parts
+from collision.bodies import (
+    BodyArguments,
+    BodyStore,
+    StoreField,
+    begin_step,
+    check_state,
+    readonly,
+    sync_parts,
+)
 from collision.broadphase import transform_vertices
 from collision.contacts import Contacts
-from collision.raycast import RayHit, query_point_kernel, raycast_all_kernel, raycast_kernel
-from collision.shapes import GeometryError, Polygon, check_vertices, compound_mass_properties
+from collision.raycast import RayHit, bodies_at, cast_ray
+from collision.shapes import Polygon, check_vertices, compound_parts
 from collision.solvers import SOLVER_NAMES, SOLVERS, Settings, Solver, StepContext
 from collision.tolerances import (
     MAX_ACCELERATION,
     MAX_ANGULAR_SPEED,
-    MAX_COMPOUND_PARTS,
-    MAX_COORDINATE,
     MAX_SPEED,
     MAX_TIME_STEP,
-    QUERY_PICK_RADIUS,
-    STATE_LIMIT_FACTOR,
 )
 
 __all__ = ["BODY_DYNAMIC", "BODY_KINEMATIC", "BODY_STATIC", "SOLVER_NAMES", "World"]
@@ -50,12 +54,6 @@ DEFAULT_STATIC_FRICTION = 0.5
 
 #: Body kinds (``World.body_kind``).
 BODY_DYNAMIC, BODY_STATIC, BODY_KINEMATIC = 0, 1, 2
-
-
-def _readonly(a: np.ndarray) -> np.ndarray:
-    v = a.view()
-    v.flags.writeable = False
-    return v
 
 
 class World:
@@ -262,28 +260,12 @@ class World:
         :meth:`set_material`; contacts and queries report the root. :meth:`parts` and
         :meth:`root` tell the rows apart.
         """
-        if isinstance(shapes, str | bytes) or not hasattr(shapes, "__len__"):
-            raise GeometryError(f"shapes = {shapes!r}: must be a list of polygons")
-        count = len(shapes)
-        if count == 0:
-            raise GeometryError("shapes = []: a compound needs at least one part")
-        if count > MAX_COMPOUND_PARTS:
-            raise GeometryError(f"shapes: {count} parts, more than MAX_COMPOUND_PARTS = {MAX_COMPOUND_PARTS}")
-        parts = [check_vertices(shapes[i], f"shapes[{i}]") for i in range(count)]
+        locals_, radii, unit_mass, unit_inertia = compound_parts(shapes)
         args = self._arguments(
-            position,
-            angle,
-            velocity,
-            angular_velocity,
-            density,
-            (static, kinematic),
+            position, angle, velocity, angular_velocity, density, (static, kinematic),
             (friction, restitution, static_friction),
-        )
-        # Unit density first: the centre of mass does not depend on it (static bodies have 0).
-        total, unit_inertia, centre = compound_mass_properties([Polygon.from_checked(v) for v in parts])
-        mass, inertia = args.checked_mass(total * args.density, unit_inertia * args.density)
-        locals_ = [v - centre for v in parts]
-        radii = [float(np.hypot(v[:, 0], v[:, 1]).max()) for v in locals_]
+        )  # fmt: skip
+        mass, inertia = args.checked_mass(unit_mass * args.density, unit_inertia * args.density)
         return self._store.append_body(args, locals_, radii, mass, inertia)
 
     def root(self, i: int) -> int:
@@ -336,52 +318,41 @@ class World:
         transform_vertices(
             rows.local_vertices, rows.vertex_count, rows.position, rows.angle, rows.world_vertices
         )
-        return _readonly(rows.world_vertices)
+        return readonly(rows.world_vertices)
 
     # -- state views -----------------------------------------------------------------------------
 
-    @property
-    def position(self) -> np.ndarray:
-        """``(n, 2)`` centroids (the live array; a compound's part rows are overwritten with
-        its root's at every step: write to the root's row)."""
-        return self._store.rows.position
-
-    @property
-    def angle(self) -> np.ndarray:
-        """``(n,)`` radians CCW (the live array)."""
-        return self._store.rows.angle
-
-    @property
-    def velocity(self) -> np.ndarray:
-        """``(n, 2)`` units/s (the live array)."""
-        return self._store.rows.velocity
-
-    @property
-    def angular_velocity(self) -> np.ndarray:
-        """``(n,)`` rad/s CCW (the live array)."""
-        return self._store.rows.angular_velocity
-
-    @property
-    def mass(self) -> np.ndarray:
-        """``(n,)`` read-only (0 for static and kinematic bodies; a compound's root row holds
-        the compound's, its other rows 0)."""
-        return _readonly(self._store.rows.mass)
-
-    @property
-    def inertia(self) -> np.ndarray:
-        """``(n,)`` read-only, about the centroid (0 for static and kinematic bodies and points;
-        a compound's root row holds the compound's about its centre of mass, its other rows 0)."""
-        return _readonly(self._store.rows.inertia)
-
-    @property
-    def static(self) -> np.ndarray:
-        """``(n,) bool`` read-only."""
-        return _readonly(self._store.rows.static)
-
-    @property
-    def kinematic(self) -> np.ndarray:
-        """``(n,) bool`` read-only: kinematic bodies (and every part of a kinematic compound)."""
-        return _readonly(self._store.rows.kinematic)
+    # Fetch these again after adding or removing bodies.
+    position = StoreField(
+        "position", True, "``(n, 2)`` centroids (a compound's parts follow its root: write the root's)."
+    )
+    angle = StoreField("angle", True, "``(n,)`` radians CCW.")
+    velocity = StoreField("velocity", True, "``(n, 2)`` units/s.")
+    angular_velocity = StoreField("angular_velocity", True, "``(n,)`` rad/s CCW.")
+    mass = StoreField(
+        "mass", False, "``(n,)``: 0 for static, kinematic and part rows (a compound's is its root's)."
+    )
+    inertia = StoreField(
+        "inertia", False, "``(n,)`` about the centroid (a compound's about its centre of mass)."
+    )
+    static = StoreField("static", False, "``(n,) bool``.")
+    kinematic = StoreField("kinematic", False, "``(n,) bool`` (every part of a kinematic compound too).")
+    roots = StoreField("root", False, "``(n,) int64``: each row's root row (see :meth:`add_compound`).")
+    local_vertices = StoreField(
+        "local_vertices", False, "``(n, MAX_VERTICES, 2)``, centroid-relative; unused slots 0."
+    )
+    vertex_count = StoreField("vertex_count", False, "``(n,) int64``.")
+    radius = StoreField("radius", False, "``(n,)``: largest vertex distance from the centroid (units).")
+    sleeping = StoreField(
+        "sleeping", False, "``(n,) bool`` (only the iterative solver puts bodies to sleep)."
+    )
+    force = StoreField("force", False, "``(n, 2)`` N, accumulated for the next step (:meth:`apply_force`).")
+    torque = StoreField("torque", False, "``(n,)`` N units CCW, accumulated for the next step.")
+    body_friction = StoreField("friction", False, "``(n,)`` dynamic friction (:meth:`set_material`).")
+    body_restitution = StoreField("restitution", False, "``(n,)`` restitution (:meth:`set_material`).")
+    body_static_friction = StoreField(
+        "static_friction", False, "``(n,)`` static friction (:meth:`set_material`)."
+    )
 
     @property
     def body_kind(self) -> np.ndarray:
@@ -391,63 +362,10 @@ class World:
         return rows.static.astype(np.int8) + np.int8(BODY_KINEMATIC) * rows.kinematic.astype(np.int8)
 
     @property
-    def roots(self) -> np.ndarray:
-        """``(n,) int64`` read-only: each row's root row (see :meth:`add_compound`)."""
-        return _readonly(self._store.rows.root)
-
-    @property
-    def local_vertices(self) -> np.ndarray:
-        """``(n, MAX_VERTICES, 2)`` read-only: each row's centroid-relative vertices (a
-        compound's parts relative to its centre of mass); slots past ``vertex_count[i]`` are 0."""
-        return _readonly(self._store.rows.local_vertices)
-
-    @property
-    def vertex_count(self) -> np.ndarray:
-        """``(n,) int64`` read-only."""
-        return _readonly(self._store.rows.vertex_count)
-
-    @property
-    def radius(self) -> np.ndarray:
-        """``(n,)`` read-only: each row's largest vertex distance from its centroid (units; from
-        the compound's centre of mass for a part)."""
-        return _readonly(self._store.rows.radius)
-
-    @property
-    def sleeping(self) -> np.ndarray:
-        """``(n,) bool`` read-only (only the iterative solver puts bodies to sleep)."""
-        return _readonly(self._store.rows.sleeping)
-
-    @property
     def fixed_rotation(self) -> np.ndarray:
-        """``(n,) bool`` read-only: bodies whose rotation is fixed (:meth:`set_fixed_rotation`)."""
+        """``(n,) bool`` (a new array): bodies whose rotation is fixed (:meth:`set_fixed_rotation`)."""
         rows = self._store.rows
         return (rows.inv_inertia == 0.0) & (rows.inertia > 0.0)
-
-    @property
-    def force(self) -> np.ndarray:
-        """``(n, 2)`` read-only: the force (N) accumulated for the next step (see
-        :meth:`apply_force`; cleared by each step)."""
-        return _readonly(self._store.rows.force)
-
-    @property
-    def torque(self) -> np.ndarray:
-        """``(n,)`` read-only: the torque (N units, CCW) accumulated for the next step."""
-        return _readonly(self._store.rows.torque)
-
-    @property
-    def body_friction(self) -> np.ndarray:
-        """``(n,)`` per-body dynamic friction, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._store.rows.friction)
-
-    @property
-    def body_restitution(self) -> np.ndarray:
-        """``(n,)`` per-body restitution, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._store.rows.restitution)
-
-    @property
-    def body_static_friction(self) -> np.ndarray:
-        """``(n,)`` per-body static friction, read-only (change with :meth:`set_material`)."""
-        return _readonly(self._store.rows.static_friction)
 
     @property
     def gravity(self) -> np.ndarray:
@@ -525,20 +443,8 @@ class World:
         when an index or force is bad or a body would be accelerated beyond
         ``MAX_ACCELERATION``.
         """
-        n = self.body_count
-        index = np.asarray(bodies)
-        if index.dtype == np.bool_:
-            if index.shape != (n,):
-                raise ValueError(f"bodies: a mask must have shape ({n},), got {index.shape}")
-            index = np.flatnonzero(index)
-        elif index.ndim != 1 or not (index.size == 0 or np.issubdtype(index.dtype, np.integer)):
-            raise ValueError(f"bodies = {bodies!r}: must be body indices (m,) or a (n,) bool mask")
-        if index.size and not ((index >= 0) & (index < n)).all():
-            bad = int(index[np.argmax((index < 0) | (index >= n))])
-            raise ValueError(f"bodies: {bad} is no body (body_count = {n})")
-        f = np.asarray(forces, dtype=np.float64) if not isinstance(forces, str | bytes) else None
-        if f is None or f.shape != (index.size, 2) or not np.isfinite(f).all():
-            raise ValueError(f"forces: must be ({index.size}, 2) finite numbers, got {np.shape(forces)}")
+        index = checks.body_indices(bodies, "bodies", self.body_count)
+        f = checks.vectors(forces, "forces", index.size)
         b = self._store.rows
         roots = b.root[index]
         moved = ~(b.static[roots] | b.kinematic[roots])
@@ -611,21 +517,6 @@ class World:
 
     # -- step ------------------------------------------------------------------------------------
 
-    def _check_state(self) -> None:
-        # The state arrays are writable by the user: check them as inputs of the step.
-        limits = {
-            "position": STATE_LIMIT_FACTOR * MAX_COORDINATE,
-            "angle": STATE_LIMIT_FACTOR * MAX_COORDINATE,
-            "velocity": STATE_LIMIT_FACTOR * MAX_SPEED,
-            "angular_velocity": STATE_LIMIT_FACTOR * MAX_ANGULAR_SPEED,
-        }
-        for name, limit in limits.items():
-            a = getattr(self._store.rows, name)
-            size = np.abs(a) if a.ndim == 1 else np.hypot(a[:, 0], a[:, 1])
-            if not (size <= limit).all():  # also catches NaN
-                bad = int(np.argmin(size <= limit))
-                raise ValueError(f"{name}[{bad}] = {a[bad]!r}: must be finite and at most {limit:g} in size")
-
     def step(self, dt: float) -> None:
         """Advance the world by ``dt`` seconds (> 0) with the chosen solver."""
         h = checks.number(dt, "dt", maximum=MAX_TIME_STEP, above=0.0)
@@ -636,7 +527,7 @@ class World:
         gx, gy = self._gravity
         context = StepContext(h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic)
         if not begin_step(bodies, context, True):
-            self._check_state()  # the exact check: raises, naming the first entry out of range
+            check_state(bodies)  # the exact check: raises, naming the first entry out of range
             # In range after all (the fast check's squares can overflow where the values do not).
             begin_step(bodies, context, False)
         self.contacts = solver.step(bodies, settings, context)
@@ -667,13 +558,16 @@ class World:
 
     # -- queries ---------------------------------------------------------------------------------
 
-    def _skip_mask(self, ignore: Any) -> np.ndarray:
+    def _cast(self, start: Any, end: Any, ignore: Any, every: bool) -> list[RayHit]:
+        s = checks.vector(start, "start")
+        e = checks.vector(end, "end")
         skip = np.zeros(self.body_count, dtype=np.bool_)
         root = self._store.rows.root
         for idx in ignore:
             k = self._check_index(idx, "ignore")
             skip[root == root[k]] = True  # a compound is ignored whole
-        return skip
+        self.world_vertices()
+        return cast_ray(self._store.rows, s, e, skip, every)
 
     def raycast(self, start: Any, end: Any, ignore: Any = ()) -> RayHit | None:
         """The nearest body the segment ``start (2,)`` -> ``end (2,)`` enters, or None.
@@ -682,45 +576,17 @@ class World:
         segments are hit within ``QUERY_PICK_RADIUS`` of the ray. A compound is reported by
         its root.
         """
-        s = checks.vector(start, "start")
-        e = checks.vector(end, "end")
-        skip = self._skip_mask(ignore)
-        wv = self.world_vertices()
-        rows = self._store.rows
-        body, t, nx, ny = raycast_kernel(
-            s[0], s[1], e[0], e[1], wv, rows.vertex_count, skip, QUERY_PICK_RADIUS
-        )
-        if body < 0:
-            return None
-        t = float(t)
-        return RayHit(int(rows.root[body]), t, s + t * (e - s), np.array([nx, ny], dtype=np.float64))
+        hits = self._cast(start, end, ignore, False)
+        return hits[0] if hits else None
 
     def raycast_all(self, start: Any, end: Any, ignore: Any = ()) -> list[RayHit]:
         """Every body the segment enters, nearest first (see :meth:`raycast`); a compound once,
         at its nearest part's hit, by its root."""
-        s = checks.vector(start, "start")
-        e = checks.vector(end, "end")
-        skip = self._skip_mask(ignore)
-        wv = self.world_vertices()
-        rows = self._store.rows
-        bodies, ts, normals = raycast_all_kernel(
-            s[0], s[1], e[0], e[1], wv, rows.vertex_count, skip, QUERY_PICK_RADIUS
-        )
-        hits = []
-        seen = set()
-        for b, t, nrm in zip(bodies, ts, normals, strict=True):
-            r = int(rows.root[b])
-            if r in seen:  # a compound: its nearest part's hit only
-                continue
-            seen.add(r)
-            hits.append(RayHit(r, float(t), s + float(t) * (e - s), np.array(nrm, dtype=np.float64)))
-        return hits
+        return self._cast(start, end, ignore, True)
 
     def query_point(self, p: Any) -> list[int]:
         """Indices (ascending) of the bodies containing world point ``p (2,)``; points and
         segments count within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
         q = checks.vector(p, "p")
-        wv = self.world_vertices()
-        rows = self._store.rows
-        found = query_point_kernel(wv, rows.vertex_count, q[0], q[1], QUERY_PICK_RADIUS)
-        return sorted({int(rows.root[i]) for i in found})
+        self.world_vertices()
+        return bodies_at(self._store.rows, q)

@@ -55,7 +55,7 @@ def test_a_writable_install_keeps_its_kernels_beside_the_sources() -> None:
     report = _probe()
     assert report["env"] is None
     assert Path(report["folder"]) == kernel_cache.PACKAGE / "__pycache__"
-    assert any((kernel_cache.PACKAGE / "__pycache__").glob("shapes.*.nbi"))
+    assert any((kernel_cache.PACKAGE / "__pycache__").glob("checks.*.nbi"))
 
 
 def test_user_folder_follows_xdg_cache_home_then_home(tmp_path: Path, monkeypatch: Any) -> None:

@@ -43,7 +43,7 @@ from collision.records import compiled_record
 from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched_by_kinematic
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
-from collision.solvers.iterative.restitution import apply_restitution
+from collision.solvers.iterative.restitution import Motion, apply_restitution
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Prepared, group_manifolds, prepare_points
 from collision.solvers.protocol import StepContext
@@ -291,18 +291,8 @@ def solve(
         settings.restitution_threshold,
         settings.restitution_gravity_steps * math.hypot(context.gravity_x, context.gravity_y) * context.dt,
     )
-    apply_restitution(
-        bodies.velocity,
-        bodies.angular_velocity,
-        inv_mass,
-        inv_inertia,
-        points.normal,
-        prepared,
-        manifolds,
-        max_normal_impulse,
-        total_normal,
-        threshold,
-    )
+    motion = Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia)
+    apply_restitution(motion, points.normal, prepared, manifolds, max_normal_impulse, total_normal, threshold)
     return prepared, total_normal, total_tangent, row_a, row_b
 
 

@@ -82,22 +82,102 @@ def _row(
 
 
 @njit(cache=True, inline="always")
+def _friction_rows(
+    point: np.ndarray, manifold: np.ndarray, g: int, k0: int, k1: int, two: bool, vt0: float, vt1: float
+) -> tuple[float, float]:
+    """The friction rows of manifold ``g`` (points ``k0``, ``k1``; relative tangent speeds
+    ``vt0``, ``vt1``): accumulated impulses clamped to mu times the normal impulse. Returns the
+    changes ``(ft0, ft1)``. Rows without load (limit 0, speculative points mostly) are solved too
+    and give 0: clamps and skips as branches were mispredicted often enough to cost a sixth of
+    the pass."""
+    ft1 = 0.0
+    limit = point[k0, P_MU] * point[k0, P_NI]
+    old = point[k0, P_TI]
+    new = min(max(old - point[k0, P_TMASS] * vt0, -limit), limit)
+    point[k0, P_TI] = new
+    ft0 = new - old
+    if two:
+        limit = point[k1, P_MU] * point[k1, P_NI]
+        old = point[k1, P_TI]
+        vt1 += manifold[g, M_T01] * ft0
+        new = min(max(old - point[k1, P_TMASS] * vt1, -limit), limit)
+        point[k1, P_TI] = new
+        ft1 = new - old
+    return ft0, ft1
+
+
+@njit(cache=True, inline="always")
+def _normal_row(
+    point: np.ndarray, k: int, vn: float, row: tuple[float, float, float], use_bias: bool
+) -> float:
+    """Point ``k``'s normal row alone (relative normal speed ``vn``; ``row``: its velocity bias,
+    mass scale and impulse scale, see ``_row``): the accumulated impulse (>= 0) updated; returns
+    its change."""
+    bias, mass_scale, impulse_scale = row
+    old = point[k, P_NI]
+    new = old - point[k, P_NMASS] * mass_scale * (vn + bias)
+    if use_bias:
+        new -= impulse_scale * (old - point[k, P_REF])
+    new = max(new, 0.0)
+    point[k, P_NI] = new
+    point[k, P_MAXNI] = max(point[k, P_MAXNI], new)
+    return new - old
+
+
+@njit(cache=True, inline="always")
+def _block_rows(
+    point: np.ndarray, manifold: np.ndarray, g: int, k0: int, k1: int, vn0: float, vn1: float,
+    row0: tuple[float, float, float], row1: tuple[float, float, float], use_bias: bool,
+) -> tuple[float, float]:  # fmt: skip
+    """Both normal rows of two-point manifold ``g`` at once (Box2D 2.4's block solver on the
+    soft rows: sequential impulses on two points of one face converge slowly and spin the
+    body). Returns the changes ``(fn0, fn1)`` of the accumulated impulses."""
+    bias0, ms0, is0 = row0
+    bias1, ms1, is1 = row1
+    l0 = point[k0, P_NI]
+    l1 = point[k1, P_NI]
+    k11 = manifold[g, M_K11]
+    k12 = manifold[g, M_K12]
+    k22 = manifold[g, M_K22]
+    # Rows scaled by their mass scale: w_i * ms_i = (K x)_i + c_i, with K symmetric.
+    c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1
+    c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1
+    if use_bias:
+        c0 += is0 * k11 * (l0 - point[k0, P_REF])
+        c1 += is1 * k22 * (l1 - point[k1, P_REF])
+    # Solve w = K x + c, x >= 0, w >= 0, x w = 0 by trying each active set.
+    x0 = -(manifold[g, M_I11] * c0 + manifold[g, M_I12] * c1)
+    x1 = -(manifold[g, M_I12] * c0 + manifold[g, M_I22] * c1)
+    if not (x0 >= 0.0 and x1 >= 0.0):
+        x0 = -c0 * point[k0, P_NMASS]
+        x1 = 0.0
+        if not (x0 >= 0.0 and k12 * x0 + c1 >= 0.0):
+            x0 = 0.0
+            x1 = -c1 * point[k1, P_NMASS]
+            if not (x1 >= 0.0 and k12 * x1 + c0 >= 0.0):
+                x0 = 0.0
+                x1 = 0.0
+                if not (c0 >= 0.0 and c1 >= 0.0):
+                    # No consistent active set (rare, near-degenerate): keep last.
+                    x0 = l0
+                    x1 = l1
+    point[k0, P_NI] = x0
+    point[k1, P_NI] = x1
+    point[k0, P_MAXNI] = max(point[k0, P_MAXNI], x0)
+    point[k1, P_MAXNI] = max(point[k1, P_MAXNI], x1)
+    return x0 - l0, x1 - l1
+
+
+@njit(cache=True, inline="always")
 def _pass(
-    body: np.ndarray,
-    point: np.ndarray,
-    manifold: np.ndarray,
-    link: np.ndarray,
-    order: np.ndarray,
-    softness: np.ndarray,
-    inv_h: float,
-    use_bias: bool,
-    max_push: float,
-) -> None:
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
+    softness: np.ndarray, inv_h: float, use_bias: bool, max_push: float,
+) -> None:  # fmt: skip
     """One pass of sequential impulses over the manifolds in ``order``; ``use_bias``: push
     overlaps apart (solve) or not (relax). Inlined into ``_solve`` and ``_relax`` with a
-    constant, so each is compiled for its case; the loop stays inside so that no array is
-    passed to a function per manifold (numba counts references to arrays passed to a call,
-    an atomic operation per array per call).
+    constant, so each is compiled for its case; the loop and its steps (all inlined) stay
+    inside so that no array is passed to a function per manifold (numba counts references to
+    arrays passed to a call, an atomic operation per array per call).
 
     Per manifold: friction rows, then normal rows (a 2 x 2 block when usable), then one
     velocity update for each body. The rows' relative speeds are read from the bodies once;
@@ -149,88 +229,27 @@ def _pass(
         vt0 = vt_lin + wa * rta0 - wb * rtb0
         vt1 = vt_lin + wa * rta1 - wb * rtb1
 
-        # Friction first: non-penetration has the last word. Rows without load (limit 0,
-        # speculative points mostly) are solved too and give 0: clamps and skips as branches
-        # were mispredicted often enough to cost a sixth of the pass.
-        ft1 = 0.0
-        limit = point[k0, P_MU] * point[k0, P_NI]
-        old = point[k0, P_TI]
-        new = min(max(old - point[k0, P_TMASS] * vt0, -limit), limit)
-        point[k0, P_TI] = new
-        ft0 = new - old
-        if two:
-            limit = point[k1, P_MU] * point[k1, P_NI]
-            old = point[k1, P_TI]
-            vt1 += manifold[g, M_T01] * ft0
-            new = min(max(old - point[k1, P_TMASS] * vt1, -limit), limit)
-            point[k1, P_TI] = new
-            ft1 = new - old
+        # Friction first: non-penetration has the last word.
+        ft0, ft1 = _friction_rows(point, manifold, g, k0, k1, two, vt0, vt1)
         vn0 += manifold[g, M_NT00] * ft0 + manifold[g, M_NT01] * ft1
         vn1 += manifold[g, M_NT10] * ft0 + manifold[g, M_NT11] * ft1
 
         # Separation now, to first order in the rotation (the same linearisation as the
         # velocity rows): start-of-step separation plus the anchors' travel.
         s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
-        bias0, ms0, is0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-        l0 = point[k0, P_NI]
+        row0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
         fn1 = 0.0
         if two and manifold[g, M_OK] != 0.0:
-            # Both points at once (Box2D 2.4's block solver on the soft rows): sequential
-            # impulses on two points of one face converge slowly and spin the body.
             s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-            bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-            l1 = point[k1, P_NI]
-            k11 = manifold[g, M_K11]
-            k12 = manifold[g, M_K12]
-            k22 = manifold[g, M_K22]
-            # Rows scaled by their mass scale: w_i * ms_i = (K x)_i + c_i, with K symmetric.
-            c0 = ms0 * (vn0 + bias0) - k11 * l0 - k12 * l1
-            c1 = ms1 * (vn1 + bias1) - k12 * l0 - k22 * l1
-            if use_bias:
-                c0 += is0 * k11 * (l0 - point[k0, P_REF])
-                c1 += is1 * k22 * (l1 - point[k1, P_REF])
-            # Solve w = K x + c, x >= 0, w >= 0, x w = 0 by trying each active set.
-            x0 = -(manifold[g, M_I11] * c0 + manifold[g, M_I12] * c1)
-            x1 = -(manifold[g, M_I12] * c0 + manifold[g, M_I22] * c1)
-            if not (x0 >= 0.0 and x1 >= 0.0):
-                x0 = -c0 * point[k0, P_NMASS]
-                x1 = 0.0
-                if not (x0 >= 0.0 and k12 * x0 + c1 >= 0.0):
-                    x0 = 0.0
-                    x1 = -c1 * point[k1, P_NMASS]
-                    if not (x1 >= 0.0 and k12 * x1 + c0 >= 0.0):
-                        x0 = 0.0
-                        x1 = 0.0
-                        if not (c0 >= 0.0 and c1 >= 0.0):
-                            # No consistent active set (rare, near-degenerate): keep last.
-                            x0 = l0
-                            x1 = l1
-            point[k0, P_NI] = x0
-            point[k1, P_NI] = x1
-            point[k0, P_MAXNI] = max(point[k0, P_MAXNI], x0)
-            point[k1, P_MAXNI] = max(point[k1, P_MAXNI], x1)
-            fn0 = x0 - l0
-            fn1 = x1 - l1
+            row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+            fn0, fn1 = _block_rows(point, manifold, g, k0, k1, vn0, vn1, row0, row1, use_bias)
         else:
-            new = l0 - point[k0, P_NMASS] * ms0 * (vn0 + bias0)
-            if use_bias:
-                new -= is0 * (l0 - point[k0, P_REF])
-            new = max(new, 0.0)
-            point[k0, P_NI] = new
-            point[k0, P_MAXNI] = max(point[k0, P_MAXNI], new)
-            fn0 = new - l0
+            fn0 = _normal_row(point, k0, vn0, row0, use_bias)
             if two:
                 vn1 += manifold[g, M_K12] * fn0
                 s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-                bias1, ms1, is1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-                l1 = point[k1, P_NI]
-                new = l1 - point[k1, P_NMASS] * ms1 * (vn1 + bias1)
-                if use_bias:
-                    new -= is1 * (l1 - point[k1, P_REF])
-                new = max(new, 0.0)
-                point[k1, P_NI] = new
-                point[k1, P_MAXNI] = max(point[k1, P_MAXNI], new)
-                fn1 = new - l1
+                row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+                fn1 = _normal_row(point, k1, vn1, row1, use_bias)
 
         # Bodies that do not move are not written: a store would chain every contact on the
         # ground into one long dependency through memory.
