@@ -19,10 +19,11 @@ Conventions (stated once, kept everywhere):
 # First: picks numba's cache folder (the user's, for a read-only install) before any kernel exists.
 import collision.kernel_cache  # noqa: F401
 from collision import primitives
+from collision.batch import MTDBatch, Shapes, SweepBatch, find_mtd_many, intersect_many, sweep_many
 from collision.contacts import Contacts, contact_points
 from collision.decompose import decompose
+from collision.pair import Hit, find_mtd, intersect, sweep
 from collision.raycast import RayHit, SegmentHit, clip_segment
-from collision.sat import Hit, find_mtd, intersect, sweep
 from collision.shapes import MAX_VERTICES, GeometryError, Polygon
 from collision.world import World
 
@@ -31,15 +32,21 @@ __all__ = [
     "Contacts",
     "GeometryError",
     "Hit",
+    "MTDBatch",
     "Polygon",
     "RayHit",
     "SegmentHit",
+    "Shapes",
+    "SweepBatch",
     "World",
     "clip_segment",
     "contact_points",
     "decompose",
     "find_mtd",
+    "find_mtd_many",
     "intersect",
+    "intersect_many",
     "primitives",
     "sweep",
+    "sweep_many",
 ]

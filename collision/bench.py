@@ -1,28 +1,41 @@
-"""Benchmark of the compiled swept separating-axis test: ``python -m collision.bench``.
+"""Benchmark of the separating-axis tests, both faces: ``python -m collision.bench``.
 
-Times :func:`collision.sat.sweep_pairs` (time of impact for movers, depth and normal for
-overlapping pairs) over random convex pairs of 3-8 vertices, about half of them
-overlapping at time 0, with random relative velocities, on one core. Prints pairs per
-second: the best of the repeats, from the timing thread's CPU time, so that other
-processes on a shared machine do not count (the wall-clock figure is printed too).
-``--json`` prints one JSON object instead. The first call's time (compilation, or loading
-numba's cache) is reported as ``compile_seconds``; a child process with an empty numba
-cache measures a cold compile, ``compile_seconds_cold``.
+On random convex pairs of 3-8 vertices, about half of them overlapping at time 0, with random
+relative velocities, on one core:
+
+- the batch face: :func:`~collision.intersect_many`, :func:`~collision.find_mtd_many` and
+  :func:`~collision.sweep_many` on packed :class:`~collision.Shapes`, and the world's kernel
+  :func:`collision.sat.sweep_pairs`, in pairs per second;
+- the one-pair face: :func:`~collision.intersect`, :func:`~collision.find_mtd` and
+  :func:`~collision.sweep` called once per pair on ``(k, 2) float64`` arrays, in calls per
+  second, beside :func:`pure_python_sat` (a plain pure-Python SAT on lists of tuples) in the
+  same run, and the ratio of each to it.
+
+Rates are the best of the repeats, from the timing thread's CPU time, so that other processes on
+a shared machine do not count (wall-clock and median figures are printed too); the one-pair
+functions and the reference take turns in every repeat. ``--json`` prints one JSON object
+instead. The first call's time (compilation, or loading numba's cache) is reported as
+``compile_seconds``; a child process with an empty numba cache measures a cold compile,
+``compile_seconds_cold``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 import numpy as np
 
 from collision.shapes import MAX_VERTICES
+
+Vertices = list[tuple[float, float]]
 
 
 def random_pairs(
@@ -60,13 +73,163 @@ def random_pairs(
     return world, k.astype(np.int64), velocity, pairs
 
 
+def pure_python_sat(a: Vertices, b: Vertices) -> tuple[float, float] | None:
+    """The reference for the one-pair face: Tutorials 1-2 in plain Python, the way one would
+    write them without numpy. ``a``, ``b``: convex CCW polygons as lists of ``(x, y)``.
+    Returns the minimum translation ``(x, y)`` of A out of B, or None when a face separates."""
+    best = None
+    best_sq = math.inf
+    for shape in (a, b):
+        x0, y0 = shape[-1]
+        for x1, y1 in shape:
+            nx = y1 - y0  # the edge's outward normal, not normalised
+            ny = x0 - x1
+            x0, y0 = x1, y1
+            a_lo = a_hi = a[0][0] * nx + a[0][1] * ny
+            for x, y in a:
+                d = x * nx + y * ny
+                if d < a_lo:
+                    a_lo = d
+                elif d > a_hi:
+                    a_hi = d
+            b_lo = b_hi = b[0][0] * nx + b[0][1] * ny
+            for x, y in b:
+                d = x * nx + y * ny
+                if d < b_lo:
+                    b_lo = d
+                elif d > b_hi:
+                    b_hi = d
+            if a_lo > b_hi or b_lo > a_hi:
+                return None
+            # Push A up the axis (b_hi - a_lo) or down it (a_hi - b_lo), whichever is shorter.
+            push = b_hi - a_lo if b_hi - a_lo < a_hi - b_lo else b_lo - a_hi
+            length_sq = nx * nx + ny * ny
+            if push * push < best_sq * length_sq:
+                best_sq = push * push / length_sq
+                best = (nx * push / length_sq, ny * push / length_sq)
+    return best
+
+
+def one_pair_inputs(
+    world: np.ndarray, vertex_count: np.ndarray, velocity: np.ndarray, pairs: np.ndarray
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray], list[Vertices], list[Vertices]]:
+    """The pairs as the one-pair face takes them, ``(k, 2) float64`` arrays (and each pair's
+    relative velocity ``(2,)``), and as the pure-Python reference takes them, lists of tuples."""
+    a = [world[i, : vertex_count[i]].copy() for i in pairs[:, 0]]
+    b = [world[j, : vertex_count[j]].copy() for j in pairs[:, 1]]
+    v = [velocity[i] - velocity[j] for i, j in pairs]
+    return a, b, v, [[tuple(p) for p in s.tolist()] for s in a], [[tuple(p) for p in s.tolist()] for s in b]
+
+
+def _time_calls(call: Any, args: list[tuple[Any, ...]]) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of ``call(*a)`` for every ``a`` in ``args``."""
+    start_wall = time.perf_counter()
+    start_cpu = time.thread_time()
+    for a in args:
+        call(*a)
+    return time.thread_time() - start_cpu, time.perf_counter() - start_wall
+
+
+def time_one_pair(count: int = 2000, repeats: int = 7, seed: int = 3) -> dict[str, dict[str, float]]:
+    """Calls per second of the one-pair functions and of :func:`pure_python_sat` on ``count``
+    random pairs, taking turns in each of ``repeats`` rounds; each function's ``ratio`` is its
+    best rate over the reference's best, ``ratio_median`` the median of the rounds' ratios."""
+    from collision import find_mtd, intersect, sweep
+
+    a, b, v, la, lb = one_pair_inputs(*random_pairs(count, seed=seed))
+    arrays = list(zip(a, b, strict=True))
+    calls: dict[str, tuple[Any, list[tuple[Any, ...]]]] = {
+        "pure_python_sat": (pure_python_sat, list(zip(la, lb, strict=True))),
+        "intersect": (intersect, arrays),
+        "find_mtd": (find_mtd, arrays),
+        "sweep": (sweep, list(zip(a, b, v, strict=True))),
+    }
+    for call, args in calls.values():
+        for x in args[:10]:
+            call(*x)  # compile or load the kernels first
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
+    wall: dict[str, list[float]] = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, (call, args) in calls.items():
+            c, w = _time_calls(call, args)
+            cpu[name].append(c)
+            wall[name].append(w)
+    reference = np.array(cpu["pure_python_sat"])
+    result = {}
+    for name in calls:
+        times = np.array(cpu[name])
+        result[name] = {
+            "calls_per_second": count / times.min(),
+            "calls_per_second_wall": count / min(wall[name]),
+            "ratio": float(reference.min() / times.min()),
+            "ratio_median": float(np.median(reference / times)),
+        }
+    return result
+
+
+def reference_agreement(count: int = 2000, seed: int = 3) -> float:
+    """Largest difference (units) between :func:`pure_python_sat`'s push and
+    :func:`collision.find_mtd`'s on ``count`` random pairs, which must agree on which pairs
+    overlap: the reference is a fair SAT, not a shortcut."""
+    from collision import find_mtd
+
+    a, b, _, la, lb = one_pair_inputs(*random_pairs(count, seed=seed))
+    worst = 0.0
+    for i in range(count):
+        ours = find_mtd(a[i], b[i])
+        theirs = pure_python_sat(la[i], lb[i])
+        if (ours is None) != (theirs is None):
+            raise AssertionError(f"pure_python_sat disagrees with find_mtd on pair {i}")
+        if ours is not None:
+            worst = max(worst, math.hypot(ours[0] - theirs[0], ours[1] - theirs[1]))
+    return worst
+
+
+def time_batch(count: int = 20_000, repeats: int = 20, seed: int = 0) -> dict[str, dict[str, float]]:
+    """Pairs per second of the batch functions on packed Shapes and of the world's kernel
+    ``sweep_pairs``, over ``count`` random pairs (best and median of ``repeats`` runs)."""
+    from collision import Shapes, find_mtd_many, intersect_many, sweep_many
+    from collision.sat import sweep_pairs
+
+    world, vcount, velocity, pairs = random_pairs(count, seed=seed)
+    shapes_a = Shapes.packed(world[pairs[:, 0]], vcount[pairs[:, 0]])
+    shapes_b = Shapes.packed(world[pairs[:, 1]], vcount[pairs[:, 1]])
+    relative = velocity[pairs[:, 0]] - velocity[pairs[:, 1]]
+    calls: dict[str, Any] = {
+        "intersect_many": lambda: intersect_many(shapes_a, shapes_b),
+        "find_mtd_many": lambda: find_mtd_many(shapes_a, shapes_b),
+        "sweep_many": lambda: sweep_many(shapes_a, shapes_b, relative),
+        "sweep_pairs": lambda: sweep_pairs(world, vcount, velocity, pairs, 1.0),
+    }
+    result = {}
+    for name, call in calls.items():
+        call()
+        cpu, wall = zip(*(_time_calls(call, [()]) for _ in range(repeats)), strict=True)
+        result[name] = {
+            "pairs_per_second": count / min(cpu),
+            "pairs_per_second_median": count / float(np.median(cpu)),
+            "pairs_per_second_wall": count / min(wall),
+        }
+    return result
+
+
 def _first_call_seconds() -> float:
-    """Time of the first call of the sweep in this process (compile or cache load)."""
+    """Time of the first call of every function timed here, in this process (compiling their
+    kernels, or loading them from numba's cache)."""
+    start = time.perf_counter()
+    from collision import Shapes, find_mtd, find_mtd_many, intersect, intersect_many, sweep, sweep_many
     from collision.sat import sweep_pairs
 
     world, count, velocity, pairs = random_pairs(4, seed=1)
-    start = time.perf_counter()
     sweep_pairs(world, count, velocity, pairs, 1.0)
+    a = Shapes.packed(world[pairs[:, 0]], count[pairs[:, 0]])
+    b = Shapes.packed(world[pairs[:, 1]], count[pairs[:, 1]])
+    intersect_many(a, b)
+    find_mtd_many(a, b)
+    sweep_many(a, b, velocity[pairs[:, 0]])
+    intersect(a[0], b[0])
+    find_mtd(a[0].copy(), b[0].copy())
+    sweep(a[0].copy(), b[0].copy(), (1.0, 0.0))
     return time.perf_counter() - start
 
 
@@ -81,33 +244,26 @@ def cold_compile_seconds() -> float:
         return float(out.stdout.strip().splitlines()[-1])
 
 
-def run(count: int = 20_000, repeats: int = 20, cold: bool = True) -> dict[str, float | int]:
+def run(
+    count: int = 20_000, repeats: int = 20, cold: bool = True, one_pair_count: int = 2000
+) -> dict[str, Any]:
     """Measure and return the numbers ``main`` prints."""
     compile_seconds = _first_call_seconds()
-    from collision.sat import intersect_kernel, sweep_pairs
+    from collision import Shapes, find_mtd_many, intersect_many
 
-    world, vcount, velocity, pairs = random_pairs(count)
-    overlapping = sum(intersect_kernel(world[i, : vcount[i]], world[j, : vcount[j]]) for i, j in pairs)
-    wall = []
-    cpu = []
-    hit = None
-    for _ in range(repeats):
-        start_wall = time.perf_counter()
-        start_cpu = time.thread_time()
-        hit, _, _, _ = sweep_pairs(world, vcount, velocity, pairs, 1.0)
-        cpu.append(time.thread_time() - start_cpu)
-        wall.append(time.perf_counter() - start_wall)
-    assert hit is not None
-    result: dict[str, float | int] = {
+    world, vcount, _, pairs = random_pairs(count)
+    shapes_a = Shapes.packed(world[pairs[:, 0]], vcount[pairs[:, 0]])
+    shapes_b = Shapes.packed(world[pairs[:, 1]], vcount[pairs[:, 1]])
+    result: dict[str, Any] = {
         "pairs": count,
-        # CPU time of this thread: other processes sharing the machine do not count.
-        "pairs_per_second": count / min(cpu),
-        "pairs_per_second_median": count / float(np.median(cpu)),
-        "pairs_per_second_wall": count / min(wall),
-        "overlapping_fraction": overlapping / count,
-        "hit_fraction": float(hit.mean()),
+        "overlapping_fraction": float(intersect_many(shapes_a, shapes_b).mean()),
+        "batch": time_batch(count, repeats),
+        "one_pair_calls": one_pair_count,
+        "one_pair": time_one_pair(one_pair_count, max(3, repeats // 3)),
+        "reference_max_difference": reference_agreement(one_pair_count),
         "compile_seconds": compile_seconds,
     }
+    assert find_mtd_many(shapes_a, shapes_b).hit.mean() == result["overlapping_fraction"]
     if cold:
         result["compile_seconds_cold"] = cold_compile_seconds()
     return result
@@ -125,10 +281,29 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(result))
         return
     print(
-        f"swept SAT: {result['pairs_per_second']:,.0f} pairs/s on one core "
-        f"(median {result['pairs_per_second_median']:,.0f}, "
-        f"wall clock {result['pairs_per_second_wall']:,.0f}; {result['pairs']} pairs, "
-        f"{result['overlapping_fraction']:.0%} overlapping, {result['hit_fraction']:.0%} hit within 1 s)"
+        f"batch face, {result['pairs']} random convex pairs of 3-8 vertices "
+        f"({result['overlapping_fraction']:.0%} overlapping), packed Shapes, one core:"
+    )
+    for name, r in result["batch"].items():
+        label = f"{name} (the world's kernel)" if name == "sweep_pairs" else name
+        print(
+            f"  {label:30s} {r['pairs_per_second']:>12,.0f} pairs/s "
+            f"(median {r['pairs_per_second_median']:,.0f}, wall clock {r['pairs_per_second_wall']:,.0f})"
+        )
+    print(
+        f"one-pair face, {result['one_pair_calls']} pairs as (k, 2) float64 arrays, one call each; "
+        "the reference on lists of tuples:"
+    )
+    for name, r in result["one_pair"].items():
+        label = "pure-Python SAT (reference)" if name == "pure_python_sat" else name
+        ratio = (
+            ""
+            if name == "pure_python_sat"
+            else (f"  {r['ratio']:.2f}x the reference (median of rounds {r['ratio_median']:.2f}x)")
+        )
+        print(f"  {label:30s} {r['calls_per_second']:>12,.0f} calls/s{ratio}")
+    print(
+        f"  (the reference's pushes match find_mtd's within {result['reference_max_difference']:.1e} units)"
     )
     print(f"first call: {result['compile_seconds']:.2f} s (compile or cache load)")
     if "compile_seconds_cold" in result:

@@ -16,7 +16,7 @@ the caller uses, and the error tells the caller exactly which vertex to remove.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from numba import njit
@@ -177,8 +177,9 @@ def cross(ax: float, ay: float, bx: float, by: float) -> float:
     return ax * by - ay * bx
 
 
-def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
-    """``value`` as a finite ``(k, 2) float64`` array with ``k >= 1`` (no other checks)."""
+def read_points(value: Any, name: str, what: str = "vertices") -> np.ndarray:
+    """``value`` as a new C-contiguous ``(k, 2) float64`` array with ``k >= 1`` (no check of
+    the numbers themselves)."""
     try:
         points = np.array(value, dtype=np.float64, order="C")
     except (TypeError, ValueError) as exc:
@@ -190,6 +191,11 @@ def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
         raise GeometryError(f"{name}: must have shape (k, 2), got {points.shape}{hint}")
     if points.shape[0] == 0:
         raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
+    return points
+
+
+def _check_coordinates(points: np.ndarray, name: str) -> None:
+    """Every coordinate of ``points (k, 2)`` finite and at most MAX_COORDINATE in size."""
     if not np.isfinite(points).all():
         i = int(np.argmin(np.isfinite(points).all(axis=1)))
         raise GeometryError(f"{name}[{i}] = {format_point(points[i])}: is not finite")
@@ -200,6 +206,12 @@ def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
             f"{name}[{i}] = {format_point(points[i])}: is farther than MAX_COORDINATE = {MAX_COORDINATE:g}"
             " from the origin"
         )
+
+
+def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
+    """``value`` as a finite ``(k, 2) float64`` array with ``k >= 1`` (no other checks)."""
+    points = read_points(value, name, what)
+    _check_coordinates(points, name)
     return points  # a new C-contiguous copy (np.array copies)
 
 
@@ -367,36 +379,68 @@ def _check_turns(points: np.ndarray, name: str, orientation: float) -> None:
 def convex_vertices(value: Any, name: str) -> np.ndarray:
     """Validate a shape and return it as a new C-contiguous ``(k, 2) float64`` CCW array.
 
-    ``value`` is anything ``numpy.array`` reads as ``(k, 2)`` numbers with ``1 <= k <=
-    MAX_VERTICES``. Two vertices must
-    be distinct; three or more must form a convex outline with non-zero area and no collinear
-    vertex. Clockwise input is reordered to counter-clockwise keeping vertex 0 first
-    (``[v0, v1, ..., vk-1]`` becomes ``[v0, vk-1, ..., v1]``).
+    ``value`` is anything ``numpy.array`` reads as ``(k, 2)`` numbers, judged by
+    :func:`shape_status`: ``1 <= k <= MAX_VERTICES``; two vertices must be distinct; three or
+    more must form a convex outline with non-zero area and no collinear vertex. Clockwise input
+    is reordered to counter-clockwise keeping vertex 0 first (``[v0, v1, ..., vk-1]`` becomes
+    ``[v0, vk-1, ..., v1]``).
 
     Raises :class:`GeometryError` naming ``name``, the vertex index and the reason.
     """
-    points = point_array(value, name)
+    points = read_points(value, name)
+    status = shape_status(points)
+    if status == 0:
+        refuse_vertices(points, name)
+    if status < 0:
+        points = np.ascontiguousarray(np.concatenate([points[:1], points[:0:-1]]))
+    return points
+
+
+@njit(cache=True)
+def shape_status(points: np.ndarray) -> int:
+    """The rule every shape passes, compiled: ``1`` for a valid counter-clockwise shape, ``-1``
+    for a valid clockwise one (to be reordered), ``0`` for anything else.
+
+    ``points (k, m) float64``, any ``k`` and ``m``. Valid: ``m == 2``, ``1 <= k <=
+    MAX_VERTICES`` vertices, each coordinate finite and at most MAX_COORDINATE in size; a
+    segment's two ends distinct; three or more vertices a convex outline
+    (:func:`_convex_orientation`). :func:`convex_vertices` and the checked kernels of the
+    one-pair and batch faces all decide by this function; :func:`refuse_vertices` says why it
+    refused.
+    """
+    k = points.shape[0]
+    if points.shape[1] != 2 or k < 1 or k > MAX_VERTICES:
+        return 0
+    for i in range(k):
+        # Written so that NaN fails too.
+        if not (abs(points[i, 0]) <= MAX_COORDINATE and abs(points[i, 1]) <= MAX_COORDINATE):
+            return 0
+    if k == 1:
+        return 1
+    if k == 2:
+        return 0 if points[0, 0] == points[1, 0] and points[0, 1] == points[1, 1] else 1
+    orientation = _convex_orientation(points)
+    if orientation > 0.0:
+        return 1
+    return -1 if orientation < 0.0 else 0
+
+
+def refuse_vertices(points: np.ndarray, name: str) -> NoReturn:
+    """Raise the :class:`GeometryError` saying why :func:`shape_status` refused ``points
+    (k, 2)``: the first broken rule, naming ``name`` and the vertex."""
+    _check_coordinates(points, name)
     k = len(points)
     if k > MAX_VERTICES:
         raise GeometryError(
             f"{name}: has {k} vertices, more than MAX_VERTICES = {MAX_VERTICES} "
             "(use decompose() to split a large outline)"
         )
-    if k == 1:
-        return points
     if k == 2:
-        if points[0, 0] == points[1, 0] and points[0, 1] == points[1, 1]:
-            raise GeometryError(
-                f"{vertex_label(name, points, 1)}: is the same point as {name}[0] "
-                "(a segment needs two distinct endpoints)"
-            )
-        return points
-    orientation = _convex_orientation(points)
-    if orientation == 0.0:
-        # Slow path: find the most helpful reason (duplicates, crossing, zero area, bad turn).
-        orientation = 1.0 if outline(points, name) > 0.0 else -1.0
-        _check_turns(points, name, orientation)
-        raise GeometryError(f"{name}: is not a convex outline")  # unreachable: a check above raised
-    if orientation < 0.0:
-        points = np.ascontiguousarray(np.concatenate([points[:1], points[:0:-1]]))
-    return points
+        raise GeometryError(
+            f"{vertex_label(name, points, 1)}: is the same point as {name}[0] "
+            "(a segment needs two distinct endpoints)"
+        )
+    # Find the most helpful reason (duplicates, crossing, zero area, bad turn).
+    orientation = 1.0 if outline(points, name) > 0.0 else -1.0
+    _check_turns(points, name, orientation)
+    raise GeometryError(f"{name}: is not a convex outline")

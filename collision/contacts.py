@@ -30,7 +30,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import closest_point_on_segment
-from collision.sat import Hit
+from collision.pair import Hit
 from collision.shapes import check_vertices
 from collision.tolerances import SUPPORT_RELATIVE_EPSILON, UNIT_NORMAL_TOLERANCE
 

@@ -420,7 +420,7 @@ def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
         va, na, va.shape[0], vb, nb, vb.shape[0], spec, point_a, point_b, separation, key
     )
     return Manifold(
-        normal=np.array([nx, ny]),
+        normal=np.array([nx, ny]) + 0.0,  # adding 0.0 turns a -0.0 into 0.0, as the other faces do
         point_a=point_a[:count].copy(),
         point_b=point_b[:count].copy(),
         separation=separation[:count].copy(),

@@ -1,4 +1,8 @@
-"""Separating axes: Tutorials 1, 2, 3 and 5 (``intersect``, ``find_mtd``, ``sweep``).
+"""Separating axes, the compiled steps: Tutorials 1, 2, 3 and 5.
+
+The public faces run these steps: collision.pair (``intersect``, ``find_mtd``, ``sweep``, one
+pair at a time) and collision.batch (``intersect_many``, ``find_mtd_many``, ``sweep_many``);
+the world runs :func:`sweep_pairs` and the solvers :func:`sweep_kernel`.
 
 Shapes are world-space vertex arrays ``(k, 2) float64``, counter-clockwise: 1 vertex is a
 point, 2 a segment, 3 or more a convex polygon. (Tutorial 5's rotations are handled the
@@ -39,13 +43,10 @@ Two coincident points at rest have no defined normal; they report ``(0, 1)``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from collision import checks
-from collision.shapes import check_vertices
 from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 
 # --------------------------------------------------------------------------------------
@@ -257,21 +258,23 @@ def entry_tie_wins(
     return preferred_axis(nx, ny, bx, by)
 
 
+@njit(cache=True, inline="always")
+def _intersect(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int) -> bool:
+    """:func:`intersect_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``."""
+    if ka == 1 and kb == 1:
+        return shapes_a[sa, 0, 0] == shapes_b[sb, 0, 0] and shapes_a[sa, 0, 1] == shapes_b[sb, 0, 1]
+    for f in range(face_count(ka) + face_count(kb)):
+        _, _, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
+        if gap > 0.0:
+            return False
+    return True
+
+
 @njit(cache=True)
 def intersect_kernel(a: np.ndarray, b: np.ndarray) -> bool:
     """True if shapes ``a (ka, 2)`` and ``b (kb, 2)`` overlap or touch: Tutorial 1's Intersect,
     AxisSeparatePolygons over every face of both."""
-    ka = a.shape[0]
-    kb = b.shape[0]
-    if ka == 1 and kb == 1:
-        return a[0, 0] == b[0, 0] and a[0, 1] == b[0, 1]
-    sa = a[np.newaxis]
-    sb = b[np.newaxis]
-    for f in range(face_count(ka) + face_count(kb)):
-        _, _, gap = axis_separate_polygons(sa, 0, ka, sb, 0, kb, f)
-        if gap > 0.0:
-            return False
-    return True
+    return _intersect(a[np.newaxis], 0, a.shape[0], b[np.newaxis], 0, b.shape[0])
 
 
 @njit(cache=True, inline="always")
@@ -403,6 +406,24 @@ def _sweep(
 
 
 @njit(cache=True)
+def sweep_rows(
+    shapes_a: np.ndarray,
+    sa: int,
+    ka: int,
+    shapes_b: np.ndarray,
+    sb: int,
+    kb: int,
+    vx: float,
+    vy: float,
+    t_max: float,
+) -> tuple[bool, float, float, float, float]:
+    """:func:`sweep_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``: the one
+    compiled sweep both public faces call (not inlined into them, so that it compiles once;
+    a call per pair costs the batch about a tenth of its speed)."""
+    return _sweep(shapes_a, sa, ka, shapes_b, sb, kb, vx, vy, t_max)
+
+
+@njit(cache=True)
 def sweep_kernel(
     a: np.ndarray, b: np.ndarray, vx: float, vy: float, t_max: float
 ) -> tuple[bool, float, float, float, float]:
@@ -461,88 +482,3 @@ def sweep_pairs(
         toi[p] = t if ok else dt
         depth[p] = d
     return hit, normal, toi, depth
-
-
-# --------------------------------------------------------------------------------------
-# Public face
-# --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, eq=False)
-class Hit:
-    """Result of :func:`sweep`.
-
-    ``normal (2,) float64``: unit, from B toward A. ``t``: first contact time in
-    ``[0, t_max]`` (0 when already overlapping). ``depth``: overlap depth at time 0 in
-    units (0 for a future hit): moving A by ``depth * normal`` separates the pair.
-    """
-
-    normal: np.ndarray
-    t: float
-    depth: float
-
-    @property
-    def overlapping(self) -> bool:
-        """True when the shapes already overlap or touch at time 0."""
-        return self.depth > 0.0 or self.t == 0.0
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Hit):
-            return NotImplemented
-        return (
-            bool(np.array_equal(self.normal, other.normal))
-            and self.t == other.t
-            and self.depth == other.depth
-        )
-
-    def __hash__(self) -> int:
-        return hash((float(self.normal[0]), float(self.normal[1]), self.t, self.depth))
-
-
-def intersect(a: object, b: object) -> bool:
-    """True if convex shapes ``a`` and ``b`` overlap or touch (Tutorial 1).
-
-    ``a``, ``b``: world-space vertices ``(k, 2)`` or :class:`~collision.Polygon`.
-
-    >>> intersect([[0, 0], [2, 0], [2, 2], [0, 2]], [[1, 1], [3, 1], [3, 3], [1, 3]])
-    True
-    """
-    return bool(intersect_kernel(check_vertices(a, "a"), check_vertices(b, "b")))
-
-
-def find_mtd(a: object, b: object) -> np.ndarray | None:
-    """Minimum translation for A out of B (Tutorial 2): ``(2,) float64`` or None.
-
-    ``a + find_mtd(a, b)`` no longer overlaps ``b``. None when the shapes do not touch;
-    a zero vector when they touch without overlapping (nothing to push).
-
-    >>> find_mtd([[0, 0], [2, 0], [2, 2], [0, 2]], [[1.5, 0], [3, 0], [3, 2], [1.5, 2]])
-    array([-0.5,  0. ])
-    """
-    hit, nx, ny, _, depth = sweep_kernel(check_vertices(a, "a"), check_vertices(b, "b"), 0.0, 0.0, 1.0)
-    if not hit:
-        return None
-    return np.array([depth * nx, depth * ny]) + 0.0
-
-
-def sweep(a: object, b: object, velocity: object, t_max: float = 1.0) -> Hit | None:
-    """Swept test (Tutorials 2-3): does A, moving by ``velocity`` relative to B, touch B
-    within ``[0, t_max]``?
-
-    ``a``, ``b``: world-space vertices ``(k, 2)`` at time 0 (or Polygons); ``velocity (2,)``
-    units per unit time; ``t_max`` finite > 0. Returns a :class:`Hit` or None.
-
-    >>> hit = sweep([[0, 0], [1, 0], [1, 1], [0, 1]], [[3, 0], [4, 0], [4, 1], [3, 1]], [4, 0])
-    >>> hit.t, hit.normal.tolist(), hit.depth
-    (0.5, [-1.0, 0.0], 0.0)
-    """
-    av = check_vertices(a, "a")
-    bv = check_vertices(b, "b")
-    v = checks.vector(velocity, "velocity", math.inf)
-    tm = checks.number(t_max, "t_max", above=0.0)
-    hit, nx, ny, t, depth = sweep_kernel(av, bv, float(v[0]), float(v[1]), tm)
-    if not hit:
-        return None
-    normal = np.array([nx, ny]) + 0.0
-    normal.setflags(write=False)
-    return Hit(normal=normal, t=float(t), depth=float(depth))

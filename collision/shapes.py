@@ -152,13 +152,17 @@ class Polygon:
     ``radius`` (largest vertex distance from the centroid).
     """
 
-    __slots__ = ("_vertices", "_normals", "_area", "_centroid", "_radius")
+    __slots__ = ("_vertices", "_kernel_vertices", "_normals", "_area", "_centroid", "_radius")
 
     def __init__(self, vertices: Any) -> None:
         self._set(check_vertices(vertices, "vertices"))
 
     def _set(self, checked: np.ndarray) -> None:
-        v = _readonly(checked)
+        # The kernels of the one-pair face are handed the writable array: numba compiles a
+        # kernel again for every new argument type, and read-only arrays are one.
+        self._kernel_vertices = checked
+        v = checked.view()
+        v.setflags(write=False)
         area, centroid = _area_centroid(v)
         self._vertices = v
         self._normals: np.ndarray | None = None  # made on first use
