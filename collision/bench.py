@@ -276,7 +276,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--pairs", type=int, default=20_000, help="number of random pairs (20000)")
     parser.add_argument("--repeats", type=int, default=20, help="timed runs; the best is reported (20)")
-    parser.add_argument("--calls", type=int, default=2000, help="one-pair calls per function and round (2000)")
+    parser.add_argument(
+        "--calls", type=int, default=2000, help="one-pair calls per function per round (2000)"
+    )
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-compile child process")
     args = parser.parse_args(argv)
     result = run(args.pairs, args.repeats, cold=not args.no_cold, one_pair_count=args.calls)

@@ -14,7 +14,9 @@ Points and segments have no inside of their own; they are hit when the cast pass
 ``radius`` of them (a disc, or a capsule around the segment). With ``radius == 0`` a segment
 is hit where the cast crosses it (normal facing the cast's start, exit normal the opposite) and
 a point only when it lies exactly on the cast (normals ``-d`` and ``+d``, ``d`` the unit cast
-direction). ``radius`` is ignored for polygons.
+direction). ``radius`` is ignored for polygons. There is no default closeness in world units:
+the caller, who knows the scale of its world and of its view, says how close counts (a few
+pixels' worth of world units for picking with a mouse).
 
 The kernels here are compiled with numba; :func:`clip_segment` is the checked public face of
 one cast against one shape, ``World.raycast``, ``raycast_all`` and ``query_point`` that of the
@@ -34,7 +36,6 @@ from collision import checks
 from collision.bodies import Bodies
 from collision.geometry import closest_point_on_segment
 from collision.shapes import check_vertices
-from collision.tolerances import QUERY_PICK_RADIUS
 
 # -------------------------------------------------------------------------------------------
 # Compiled steps. Each returns the interval of the cast's *line* parameter t that lies in the
@@ -468,22 +469,24 @@ def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> Se
     )
 
 
-def cast_ray(rows: Bodies, start: np.ndarray, end: np.ndarray, skip: np.ndarray, every: bool) -> list[RayHit]:
+def cast_ray(
+    rows: Bodies, start: np.ndarray, end: np.ndarray, skip: np.ndarray, every: bool, radius: float
+) -> list[RayHit]:
     """The bodies of ``rows`` (world vertices current) the segment ``start`` -> ``end (2,)``
     enters, nearest first: the nearest only, or with ``every`` all of them (a compound once, at
     its nearest part's hit). Rows marked in ``skip (n,) bool`` are left out; points and segments
-    are hit within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
+    are hit within ``radius`` (units, >= 0); a compound is reported by its root."""
     wv = rows.world_vertices
     sx, sy, ex, ey = start[0], start[1], end[0], end[1]
     if not every:
-        body, t, nx, ny = raycast_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, QUERY_PICK_RADIUS)
+        body, t, nx, ny = raycast_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, radius)
         if body < 0:
             return []
         t = float(t)
         return [
             RayHit(int(rows.root[body]), t, start + t * (end - start), np.array([nx, ny], dtype=np.float64))
         ]
-    bodies, ts, normals = raycast_all_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, QUERY_PICK_RADIUS)
+    bodies, ts, normals = raycast_all_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, radius)
     hits = []
     seen = set()
     for b, t, nrm in zip(bodies, ts, normals, strict=True):
@@ -495,8 +498,9 @@ def cast_ray(rows: Bodies, start: np.ndarray, end: np.ndarray, skip: np.ndarray,
     return hits
 
 
-def bodies_at(rows: Bodies, p: np.ndarray) -> list[int]:
+def bodies_at(rows: Bodies, p: np.ndarray, radius: float) -> list[int]:
     """Indices (ascending) of the bodies of ``rows`` (world vertices current) containing point
-    ``p (2,)``; points and segments count within ``QUERY_PICK_RADIUS``; a compound by its root."""
-    found = query_point_kernel(rows.world_vertices, rows.vertex_count, p[0], p[1], QUERY_PICK_RADIUS)
+    ``p (2,)``; points and segments count within ``radius`` (units, >= 0); a compound by its
+    root."""
+    found = query_point_kernel(rows.world_vertices, rows.vertex_count, p[0], p[1], radius)
     return sorted({int(rows.root[i]) for i in found})

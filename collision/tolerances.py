@@ -29,10 +29,6 @@ AREA_RELATIVE_EPSILON = 1e-12
 #: contact features (Tutorial 6's "very close to the minimum"), relative to the shape size.
 SUPPORT_RELATIVE_EPSILON = 1e-6
 
-#: Radius (units) within which a ray or a point query hits a point particle or a segment, which
-#: have no area and could otherwise never be picked (the original could not hit them at all).
-QUERY_PICK_RADIUS = 0.25
-
 #: Margin (units) added around each body's swept bounding box in the world's broadphase, so
 #: pairs that come within touching distance during the step are still tested.
 BROADPHASE_MARGIN = 0.01

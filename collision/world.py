@@ -41,6 +41,7 @@ from collision.solvers import SOLVER_NAMES, SOLVERS, Settings, Solver, StepConte
 from collision.tolerances import (
     MAX_ACCELERATION,
     MAX_ANGULAR_SPEED,
+    MAX_COORDINATE,
     MAX_SPEED,
     MAX_TIME_STEP,
 )
@@ -558,35 +559,40 @@ class World:
 
     # -- queries ---------------------------------------------------------------------------------
 
-    def _cast(self, start: Any, end: Any, ignore: Any, every: bool) -> list[RayHit]:
+    def _cast(self, start: Any, end: Any, ignore: Any, every: bool, radius: Any) -> list[RayHit]:
         s = checks.vector(start, "start")
         e = checks.vector(end, "end")
+        r = checks.number(radius, "radius", minimum=0.0, maximum=MAX_COORDINATE)
         skip = np.zeros(self.body_count, dtype=np.bool_)
         root = self._store.rows.root
         for idx in ignore:
             k = self._check_index(idx, "ignore")
             skip[root == root[k]] = True  # a compound is ignored whole
         self.world_vertices()
-        return cast_ray(self._store.rows, s, e, skip, every)
+        return cast_ray(self._store.rows, s, e, skip, every, r)
 
-    def raycast(self, start: Any, end: Any, ignore: Any = ()) -> RayHit | None:
+    def raycast(self, start: Any, end: Any, ignore: Any = (), radius: float = 0.0) -> RayHit | None:
         """The nearest body the segment ``start (2,)`` -> ``end (2,)`` enters, or None.
 
-        Bodies in ``ignore`` are skipped (any row of a compound skips all of it); points and
-        segments are hit within ``QUERY_PICK_RADIUS`` of the ray. A compound is reported by
-        its root.
+        Bodies in ``ignore`` are skipped (any row of a compound skips all of it). Polygons are
+        hit where the segment enters them; points and segments, which have no area, where it
+        comes within ``radius`` (units, >= 0) of them: with the default 0, a segment body
+        exactly where the ray crosses it and a point only if the ray passes through it. A
+        compound is reported by its root.
         """
-        hits = self._cast(start, end, ignore, False)
+        hits = self._cast(start, end, ignore, False, radius)
         return hits[0] if hits else None
 
-    def raycast_all(self, start: Any, end: Any, ignore: Any = ()) -> list[RayHit]:
+    def raycast_all(self, start: Any, end: Any, ignore: Any = (), radius: float = 0.0) -> list[RayHit]:
         """Every body the segment enters, nearest first (see :meth:`raycast`); a compound once,
         at its nearest part's hit, by its root."""
-        return self._cast(start, end, ignore, True)
+        return self._cast(start, end, ignore, True, radius)
 
-    def query_point(self, p: Any) -> list[int]:
-        """Indices (ascending) of the bodies containing world point ``p (2,)``; points and
-        segments count within ``QUERY_PICK_RADIUS``; a compound is reported by its root."""
+    def query_point(self, p: Any, radius: float = 0.0) -> list[int]:
+        """Indices (ascending) of the bodies containing world point ``p (2,)``: polygons that
+        hold it (their border counts), points and segments within ``radius`` (units, >= 0) of
+        it. A compound is reported by its root."""
         q = checks.vector(p, "p")
+        r = checks.number(radius, "radius", minimum=0.0, maximum=MAX_COORDINATE)
         self.world_vertices()
-        return bodies_at(self._store.rows, q)
+        return bodies_at(self._store.rows, q, r)

@@ -22,6 +22,7 @@ from collision.world import SOLVER_NAMES
 from demo import controls, scenes
 from demo.draw.overlays import muzzle
 from demo.scenes import FrameInput, Scene
+from demo.scenes.base import shot_radius
 
 #: The original's attractor (T7 GameCode.cpp): 500 force units, none within 10 units of the
 #: cursor when attracting, full strength from 25 on; repulsion is the mirror image.
@@ -329,10 +330,11 @@ class Simulation:
         """Move the turret's bullets ``dt`` seconds along their paths; a bullet that meets a body
         on the way stops there and pushes it (BULLET_IMPULSE along its flight)."""
         world = self.world
+        radius = shot_radius(self._scene.view)
         flying = []
         for bullet in self.projectiles:
             end = bullet.position + bullet.velocity * dt
-            hit = world.raycast(bullet.position, end) if world.body_count else None
+            hit = world.raycast(bullet.position, end, radius=radius) if world.body_count else None
             if hit is not None:
                 point = np.asarray(hit.point, dtype=np.float64)
                 if not world.static[hit.body]:

@@ -174,6 +174,17 @@ def whole_world_fields(name: str, world: World, seed: int = 0) -> dict[str, Any]
     return fixed_count_fields(name, world, seed, view, turret=(0.5 * (x0 + x1), y1 - 0.05 * (y1 - y0)))
 
 
+#: How close (a fraction of the view's height) a shot, a turret bullet or the laser, must pass
+#: to a point or segment body to hit it: they have no area. 0.0025 is about two pixels of a
+#: 720-pixel window, and 0.25 units in the original's 100-unit arena.
+SHOT_RADIUS_OF_VIEW = 0.0025
+
+
+def shot_radius(view: Rect) -> float:
+    """The engine's query radius (world units) for a shot in a scene showing ``view``."""
+    return SHOT_RADIUS_OF_VIEW * (view[3] - view[1])
+
+
 def around(view: Rect) -> Rect:
     """Escape bounds for a view: the view grown by its own size on every side."""
     x0, y0, x1, y1 = view

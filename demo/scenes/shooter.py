@@ -15,7 +15,7 @@ from collision import Polygon
 from demo.draw import palette
 from demo.scenes import arena, rigid
 from demo.scenes.arcade import arena_fields
-from demo.scenes.base import MOVES, FrameInput, Scene
+from demo.scenes.base import MOVES, FrameInput, Scene, shot_radius
 
 #: T8's player: a 7 x 10 box of density 0.4 that does not turn. T8 had 15 random bodies (40%
 #: static); T7b 5 random bodies of 2-7 vertices.
@@ -77,7 +77,7 @@ class ShooterScene(Scene):
             self.hits[i] = 0
             return
         end = start + direction * LASER_RANGE
-        hit = world.raycast(start, end, ignore=(self.player,))
+        hit = world.raycast(start, end, ignore=(self.player,), radius=shot_radius(self.view))
         if hit is not None:
             end = np.asarray(hit.point, dtype=np.float64)
             if not world.static[hit.body]:

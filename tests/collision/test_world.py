@@ -12,7 +12,6 @@ import pytest
 
 from collision import MAX_VERTICES, Contacts, Polygon, RayHit, World
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
-from collision.tolerances import QUERY_PICK_RADIUS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -348,9 +347,12 @@ def test_query_point() -> None:
     assert w.query_point((0.5, 0.5)) == [0]
     assert w.query_point((5.0, -0.9)) == [1]
     assert w.query_point((2.0, 0.0)) == []
-    assert w.query_point((10.0 + 0.5 * QUERY_PICK_RADIUS, 0.0)) == [2]
-    assert w.query_point((3.0 - 0.5 * QUERY_PICK_RADIUS, 0.5)) == [3]
-    assert w.query_point((3.0 - 2.0 * QUERY_PICK_RADIUS, 0.5)) == []
+    # Points and segments: exactly on them, or within the radius the caller gives.
+    assert w.query_point((10.0, 0.0)) == [2] and w.query_point((3.0, 0.5)) == [3]
+    assert w.query_point((10.1, 0.0)) == [] and w.query_point((2.9, 0.5)) == []
+    assert w.query_point((10.1, 0.0), radius=0.1) == [2]
+    assert w.query_point((2.9, 0.5), radius=0.25) == [3]
+    assert w.query_point((2.5, 0.5), radius=0.25) == []
 
 
 def test_raycast_nearest_and_all() -> None:

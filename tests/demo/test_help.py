@@ -18,6 +18,7 @@ import pytest
 
 from demo import controls, scenes
 from demo.actions import Simulation
+from demo.scenes.base import shot_radius
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENE_FILES = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "assets" / "scenes").glob("*.json"))
@@ -110,7 +111,7 @@ def _target(scene: scenes.Scene) -> np.ndarray:
     if scene.turret is not None:
         # A moving body the turret can see, so that a shot pushes it.
         for i in np.flatnonzero(~np.asarray(world.static, dtype=bool)):
-            hit = world.raycast(scene.turret, world.position[i])
+            hit = world.raycast(scene.turret, world.position[i], radius=shot_radius(scene.view))
             if hit is not None and not world.static[hit.body]:
                 return np.array(world.position[i], dtype=np.float64)
     # Near a moving body (off its centre: the repulsion has no direction there), else anywhere.

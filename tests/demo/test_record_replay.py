@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pytest
 
+from demo.scenes.base import shot_radius
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -38,10 +40,12 @@ def _press_then_move(app: Any) -> None:
     replay that fired at the frame's last cursor would miss that body and diverge)."""
     world = app.world
     turret = np.asarray(app.scene.turret, dtype=np.float64)
+    radius = shot_radius(app.scene.view)  # as the program's shots
     targets = [
         world.position[i]
         for i in np.flatnonzero(~np.asarray(world.static))
-        if (hit := world.raycast(turret, world.position[i])) is not None and not world.static[hit.body]
+        if (hit := world.raycast(turret, world.position[i], radius=radius)) is not None
+        and not world.static[hit.body]
     ]
     assert targets, "no moving body in the turret's line of fire"
     target = targets[0]
