@@ -34,8 +34,7 @@ from numba import njit
 from collision import checks
 from collision.broadphase import transform_vertices
 from collision.checks import GeometryError, shape_status
-from collision.sat import _intersect
-from collision.sat import sweep_rows as _sweep
+from collision.sat import _intersect, _sweep
 from collision.shapes import Polygon, check_vertices
 from collision.tolerances import MAX_COORDINATE, MAX_VERTICES
 

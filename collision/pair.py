@@ -23,7 +23,7 @@ from numba import njit
 
 from collision import checks
 from collision.checks import shape_status
-from collision.sat import _intersect, sweep_rows
+from collision.sat import intersect_kernel, sweep_kernel
 from collision.shapes import Polygon, check_vertices
 
 # --------------------------------------------------------------------------------------
@@ -47,13 +47,13 @@ def _counter_clockwise(points: np.ndarray, status: int) -> np.ndarray:
     """A checked shape as a new ``(k, 2)`` array, counter-clockwise: reordered as
     check_vertices does (``[v0, vk-1, ..., v1]``) when ``status`` is -1 (clockwise)."""
     k = points.shape[0]
-    out = np.empty((1, k, 2))
-    out[0, 0, 0] = points[0, 0]
-    out[0, 0, 1] = points[0, 1]
+    out = np.empty((k, 2))
+    out[0, 0] = points[0, 0]
+    out[0, 1] = points[0, 1]
     for i in range(1, k):
         j = i if status > 0 else k - i
-        out[0, i, 0] = points[j, 0]
-        out[0, i, 1] = points[j, 1]
+        out[i, 0] = points[j, 0]
+        out[i, 1] = points[j, 1]
     return out
 
 
@@ -63,7 +63,7 @@ def _checked_pair(a: np.ndarray, b: np.ndarray) -> tuple[int, np.ndarray, np.nda
     status_a = shape_status(a)
     status_b = shape_status(b)
     if status_a == 0 or status_b == 0:
-        empty = np.empty((1, 0, 2))
+        empty = np.empty((0, 2))
         return (A_REFUSED if status_a == 0 else B_REFUSED), empty, empty
     return 0, _counter_clockwise(a, status_a), _counter_clockwise(b, status_b)
 
@@ -75,7 +75,7 @@ def intersect_checked(a: np.ndarray, b: np.ndarray) -> int:
     fault, ccw_a, ccw_b = _checked_pair(a, b)
     if fault != 0:
         return fault
-    return 1 if _intersect(ccw_a, 0, ccw_a.shape[1], ccw_b, 0, ccw_b.shape[1]) else 0
+    return 1 if intersect_kernel(ccw_a, ccw_b) else 0
 
 
 @njit(cache=True)
@@ -89,9 +89,7 @@ def sweep_checked(
     fault, ccw_a, ccw_b = _checked_pair(a, b)
     if fault != 0:
         return fault, 0.0, 0.0, 0.0, 0.0
-    # Row 0 of each stack, as a variable: a literal 0 would compile sweep_rows a second time.
-    row = ccw_a.shape[0] - 1
-    hit, nx, ny, t, depth = sweep_rows(ccw_a, row, ccw_a.shape[1], ccw_b, row, ccw_b.shape[1], vx, vy, t_max)
+    hit, nx, ny, t, depth = sweep_kernel(ccw_a, ccw_b, vx, vy, t_max)
     return (1 if hit else 0), nx, ny, t, depth
 
 

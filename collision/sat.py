@@ -1,8 +1,10 @@
 """Separating axes, the compiled steps: Tutorials 1, 2, 3 and 5.
 
-The public faces run these steps: collision.pair (``intersect``, ``find_mtd``, ``sweep``, one
-pair at a time) and collision.batch (``intersect_many``, ``find_mtd_many``, ``sweep_many``);
-the world runs :func:`sweep_pairs` and the solvers :func:`sweep_kernel`.
+Everything runs these steps: the one-pair face, collision.pair (``intersect``, ``find_mtd``,
+``sweep``), through :func:`intersect_kernel` and :func:`sweep_kernel`, as the solvers do; the
+batch face, collision.batch (``intersect_many``, ``find_mtd_many``, ``sweep_many``), through
+:func:`_intersect` and :func:`_sweep` over packed stacks, as the world does in
+:func:`sweep_pairs`.
 
 Shapes are world-space vertex arrays ``(k, 2) float64``, counter-clockwise: 1 vertex is a
 point, 2 a segment, 3 or more a convex polygon. (Tutorial 5's rotations are handled the
@@ -133,19 +135,16 @@ def face(shapes: np.ndarray, s: int, k: int, f: int) -> tuple[float, float, floa
 
 @njit(cache=True, inline="always")
 def axis_separate_polygons(
-    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: int
+    shapes_p: np.ndarray, sp: int, kp: int, shapes_q: np.ndarray, sq: int, kq: int, f: int
 ) -> tuple[float, float, float]:
-    """Tutorial 1's AxisSeparatePolygons for face ``f`` of the pair (A's faces first, then B's):
-    ``(nx, ny, gap)``, the face's normal oriented from B toward A (not normalised) and how far
-    the other shape's lowest point lies beyond the face along it (> 0: this face separates
-    them; scaled by the normal's length)."""
-    fa = face_count(ka)
-    if f < fa:
-        nx, ny, h = face(shapes_a, sa, ka, f)
-        # A face of A points the other way.
-        return -nx, -ny, lowest(shapes_b, sb, kb, nx, ny) - h
-    nx, ny, h = face(shapes_b, sb, kb, f - fa)
-    return nx, ny, lowest(shapes_a, sa, ka, nx, ny) - h
+    """Tutorial 1's AxisSeparatePolygons for face ``f`` of shape P = ``shapes_p[sp, :kp]``
+    against shape Q = ``shapes_q[sq, :kq]``: ``(nx, ny, gap)``, the face's outward normal (not
+    normalised) and how far Q's lowest point lies beyond the face along it (> 0: this face
+    separates them; scaled by the normal's length)."""
+    # Measured: choosing A's or B's face in here, rather than in the caller, slowed the batch
+    # face's sweep by a third (numba inlines the array arguments of both branches).
+    nx, ny, h = face(shapes_p, sp, kp, f)
+    return nx, ny, lowest(shapes_q, sq, kq, nx, ny) - h
 
 
 @njit(cache=True, inline="always")
@@ -263,8 +262,12 @@ def _intersect(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb:
     """:func:`intersect_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``."""
     if ka == 1 and kb == 1:
         return shapes_a[sa, 0, 0] == shapes_b[sb, 0, 0] and shapes_a[sa, 0, 1] == shapes_b[sb, 0, 1]
-    for f in range(face_count(ka) + face_count(kb)):
-        _, _, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
+    fa = face_count(ka)
+    for f in range(fa + face_count(kb)):
+        if f < fa:
+            _, _, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
+        else:
+            _, _, gap = axis_separate_polygons(shapes_b, sb, kb, shapes_a, sa, ka, f - fa)
         if gap > 0.0:
             return False
     return True
@@ -363,10 +366,17 @@ def _sweep(
     depth_sq = math.inf
     depth_len_sq = 1.0
     depth_face = -1
-    for f in range(face_count(ka) + face_count(kb)):
+    fa = face_count(ka)
+    for f in range(fa + face_count(kb)):
         # A face of one shape and the other shape's lowest point along its normal: the gap
         # between them (> 0: apart across this face), changing at `speed` per unit time.
-        nx, ny, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
+        # Normals end up pointing from B toward A: a face of A points the other way.
+        if f < fa:
+            nx, ny, gap = axis_separate_polygons(shapes_a, sa, ka, shapes_b, sb, kb, f)
+            nx = -nx
+            ny = -ny
+        else:
+            nx, ny, gap = axis_separate_polygons(shapes_b, sb, kb, shapes_a, sa, ka, f - fa)
         speed = vx * nx + vy * ny
         length_sq = nx * nx + ny * ny
         if speed * speed < AXIS_SPEED_EPSILON * AXIS_SPEED_EPSILON * length_sq:
@@ -403,24 +413,6 @@ def _sweep(
     return find_collision_plane(
         shapes_a, sa, ka, shapes_b, sb, kb, (hit_face, depth_face), t_first, (depth_sq, depth_len_sq)
     )
-
-
-@njit(cache=True)
-def sweep_rows(
-    shapes_a: np.ndarray,
-    sa: int,
-    ka: int,
-    shapes_b: np.ndarray,
-    sb: int,
-    kb: int,
-    vx: float,
-    vy: float,
-    t_max: float,
-) -> tuple[bool, float, float, float, float]:
-    """:func:`sweep_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``: the one
-    compiled sweep both public faces call (not inlined into them, so that it compiles once;
-    a call per pair costs the batch about a tenth of its speed)."""
-    return _sweep(shapes_a, sa, ka, shapes_b, sb, kb, vx, vy, t_max)
 
 
 @njit(cache=True)
