@@ -6,11 +6,15 @@ package named ``collision`` on PyPI.
 Conventions (stated once, kept everywhere):
 
 - y points up; angles are radians, counter-clockwise positive.
+- Units are the caller's: the collision tests have no absolute length in them, and ray casts
+  and point queries take the radius the caller gives (0 by default). The World's solvers do
+  have lengths and speeds in units (collision.tolerances names each with its unit), chosen
+  for bodies about 0.1-10 units across.
 - Shapes are given in local coordinates; a body's position is its centroid.
 - Polygons are convex and counter-clockwise; clockwise input is accepted and reordered.
   1 vertex is a point particle, 2 a segment, 3..``MAX_VERTICES`` a convex polygon.
 - Collision normals point from B toward A: moving A by ``depth * normal`` separates the pair
-  (the tutorial's MTD convention, ``A.position += MTD``).
+  (the tutorial's MTD convention, ``A.position += MTD``). Touching counts as a hit of depth 0.
 - Arrays are ``float64``; vertex arrays have shape ``(k, 2)``.
 - Bad input raises :class:`GeometryError` (a ``ValueError``) or ``ValueError`` naming the
   argument and vertex at fault. Nothing returns NaN.
