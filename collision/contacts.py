@@ -47,10 +47,15 @@ CONTACT_SPECULATIVE = 2
 
 @njit(cache=True)
 def find_support_points(
-    vertices: np.ndarray, dx: float, dy: float, ox: float, oy: float
+    vertices: np.ndarray, dx: float, dy: float, ox: float, oy: float, reach: float = 0.0
 ) -> tuple[int, float, float, float, float]:
     """Tutorial 6's FindSupportPoints: the support feature of ``vertices (k, 2)`` in the
     direction of least ``(dx, dy)``, the vertices within a size-relative tolerance of the lowest.
+
+    With ``reach`` (units) > 0, a lowest vertex alone is made an edge with the lower of its two
+    neighbours when that one is within ``reach`` of it: a face resting almost flat on another
+    (a box tilted by rounding) then keeps both corners, however small the tilt. Only a
+    neighbour: vertices further round would make a chord that skips the lowest one.
 
     Returns ``(count, x0, y0, x1, y1)``: 1 or 2 points, translated by ``(ox, oy)``; with 2,
     point 0 is the one lower along the tangent ``(-dy, dx)``.
@@ -85,6 +90,17 @@ def find_support_points(
             if s > s_last:
                 s_last = s
                 last = i
+    if first == last and reach > 0.0 and k > 1:
+        previous = (first - 1) % k
+        following = (first + 1) % k
+        d_previous = vertices[previous, 0] * dx + vertices[previous, 1] * dy
+        d_following = vertices[following, 0] * dx + vertices[following, 1] * dy
+        near = previous if d_previous <= d_following else following
+        if min(d_previous, d_following) <= lo + reach:
+            if -vertices[near, 0] * dy + vertices[near, 1] * dx < s_first:
+                first = near
+            else:
+                last = near
     x0 = vertices[first, 0] + ox
     y0 = vertices[first, 1] + oy
     if first == last:
@@ -150,6 +166,7 @@ def find_contacts(
     vby: float,
     out_a: np.ndarray,
     out_b: np.ndarray,
+    reach: float = 0.0,
 ) -> int:
     """Contact pairs of a hit at its time of impact: Tutorial 6's FindContacts (the support
     points of A along ``-n`` and of B along ``n``) and ConvertSupportPointsToContacts.
@@ -157,10 +174,11 @@ def find_contacts(
     ``a (ka, 2)``, ``b (kb, 2)``: world-space vertices at time 0; ``(nx, ny)``: the hit's
     unit normal (from B toward A); ``t``: its time; A's points move by ``(vax, vay) * t``
     and B's by ``(vbx, vby) * t``. Writes ``out_a (2, 2)`` (points on A) and ``out_b (2, 2)``
-    (their partners on B); returns the number of pairs, 1 or 2.
+    (their partners on B); returns the number of pairs, 1 or 2. ``reach`` (units): see
+    :func:`find_support_points`; the pairs it adds may be apart along ``n``.
     """
-    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, vax * t, vay * t)
-    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t)
+    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, vax * t, vay * t, reach)
+    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t, reach)
     if ca == 1 and cb == 1:
         out_a[0, 0], out_a[0, 1] = a0x, a0y
         out_b[0, 0], out_b[0, 1] = b0x, b0y

@@ -38,14 +38,21 @@ BROADPHASE_MARGIN = 0.01
 ARCADE_TIME_EPSILON = 1e-9
 
 #: Length (units) of contact surface below which an edge-against-edge hit touches only at a
-#: corner: a crack between flush boxes, grazed rather than hit (seed 002's crack problem).
-ARCADE_CRACK_LENGTH = 1e-7
+#: corner: a crack between flush boxes, grazed rather than hit (seed 002's crack problem; the
+#: tutorial and arcade solvers).
+CRACK_LENGTH = 1e-7
 
 #: Relative speed (units/s) along the normal below which the arcade treats a touching pair as
 #: resting rather than approaching. Resolving a stack pair by pair only halves the leftover
 #: approach each round, so an exact zero would take dozens of hits per step; what is left below
 #: this speed (at most this * dt of sinking) is taken out by the overlap push the next step.
 ARCADE_APPROACH_SPEED = 1e-3
+
+#: Fraction (dimensionless) of the first pass's largest change of a contact point's speed below
+#: which a further pass of the tutorial solver over the step's hits counts as changing nothing,
+#: and the passes stop: each pass over two hits sharing a body shrinks what one undoes of the
+#: other by a constant factor, so a fraction, not a speed, says they agree whatever the scale.
+TUTORIAL_PASS_TOLERANCE = 1e-6
 
 #: Relative determinant below which the two-point block impulse of the tutorial solver is
 #: ill-conditioned (the two contact points act like one) and the points are solved one by one.

@@ -19,7 +19,7 @@ Processing (:class:`ArcadeSettings`'s ``ordered``):
   only until that hit, dropping the rest of its step, so nothing passes through). Hits within
   ``ARCADE_TIME_EPSILON`` of each other are ranked by contact surface length, the overlap along
   the tangent of the two touching features, largest first; and an edge that meets another edge
-  only at a corner (surface below ``ARCADE_CRACK_LENGTH``, without overlap) is a graze, not a
+  only at a corner (surface below ``CRACK_LENGTH``, without overlap) is a graze, not a
   hit: that is the crack between two flush boxes, which must not snag a body sliding along
   them. ``surface_rule = False`` turns off that ranking and the graze rule (ordering stays),
   to show what each part of seed 002 does.
@@ -42,7 +42,7 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
-from collision.contacts import Contacts, find_contacts, find_support_points
+from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
@@ -50,14 +50,16 @@ from collision.solvers.hits import (
     TANGENT_IMPULSE,
     HitRows,
     candidates,
+    contact_surface,
     contacts_of,
+    grazes,
     new_rows,
     write_point,
 )
 from collision.solvers.pending import Pending, earliest, forget, new_pending, push_hit
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
-from collision.tolerances import ARCADE_APPROACH_SPEED, ARCADE_CRACK_LENGTH, BROADPHASE_MARGIN
+from collision.tolerances import ARCADE_APPROACH_SPEED, BROADPHASE_MARGIN
 
 #: Friction coefficient used inside the glue speed: cancels the tangential velocity exactly.
 GLUE_FRICTION = 1.0
@@ -98,33 +100,6 @@ class ArcadeHit(NamedTuple):
     nx: float
     ny: float
     depth: float
-
-
-@njit(cache=True)
-def contact_surface(
-    a: np.ndarray,
-    b: np.ndarray,
-    nx: float,
-    ny: float,
-    t: float,
-    vax: float,
-    vay: float,
-    vbx: float,
-    vby: float,
-) -> tuple[float, bool]:
-    """``(length, edge_edge)``: overlap along the tangent of A's and B's touching features at
-    time ``t`` (0 for a corner), and whether both features are edges (seed 002's surface)."""
-    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, vax * t, vay * t)
-    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t)
-    tx = -ny
-    ty = nx
-    sa0 = a0x * tx + a0y * ty
-    sa1 = a1x * tx + a1y * ty
-    sb0 = b0x * tx + b0y * ty
-    sb1 = b1x * tx + b1y * ty
-    lo = max(min(sa0, sa1), min(sb0, sb1))
-    hi = min(max(sa0, sa1), max(sb0, sb1))
-    return max(hi - lo, 0.0), (ca == 2 and cb == 2)
 
 
 @njit(cache=True)
@@ -216,7 +191,7 @@ def _active(
     if depth <= 0.0 and (vax - vbx) * nx + (vay - vby) * ny >= -ARCADE_APPROACH_SPEED:
         return False, 0.0
     length, edge_edge = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
-    if skip_grazes and depth <= 0.0 and edge_edge and length < ARCADE_CRACK_LENGTH:
+    if skip_grazes and grazes(length, edge_edge, depth):
         return False, length
     return True, length
 

@@ -1,8 +1,15 @@
-"""What the one-pass solvers (tutorial, arcade) share: the step's candidate pairs, and the rows
-in which they record the contact points of the hits they resolve.
+"""What the one-pass solvers (tutorial, arcade) share: the step's candidate pairs, seed 002's
+rule for cracks, and the rows in which they record the contact points of the hits they resolve.
 
 Both solvers answer one hit at a time, with the swept separating-axis test and Tutorial 6's
 contact pairs, and report one row per contact point (see :class:`HitRows`).
+
+The crack problem (seed 002): two static boxes flush side by side make one floor, but a box
+sliding along it meets the second box's side face exactly at its top corner. The swept test
+reports that as a hit ahead in time along the side face's normal, which would stop the box
+dead on a surface that is flat. Such a hit touches along no length at all: its two features
+are edges that overlap along their common tangent by nothing (seed 002's contact surface of
+zero). :func:`grazes` says so; the solvers skip it.
 """
 
 from __future__ import annotations
@@ -14,9 +21,9 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
-from collision.contacts import Contacts
+from collision.contacts import Contacts, find_support_points
 from collision.records import compiled_record
-from collision.tolerances import BROADPHASE_MARGIN
+from collision.tolerances import BROADPHASE_MARGIN, CRACK_LENGTH
 
 #: Rows of ``HitRows.scalars``.
 SEPARATION, TOI, NORMAL_IMPULSE, TANGENT_IMPULSE = range(4)
@@ -101,3 +108,42 @@ def candidates(bodies: Bodies, span: float) -> np.ndarray:
         hi,
     )
     return candidate_pairs(lo, hi, bodies.static)
+
+
+@njit(cache=True)
+def contact_surface(
+    a: np.ndarray,
+    b: np.ndarray,
+    nx: float,
+    ny: float,
+    t: float,
+    vax: float,
+    vay: float,
+    vbx: float,
+    vby: float,
+) -> tuple[float, bool]:
+    """``(length, edge_edge)``: overlap along the tangent of A's and B's touching features at
+    time ``t`` (0 for a corner), and whether both features are edges (seed 002's surface).
+
+    ``a (ka, 2)``, ``b (kb, 2)``: world vertices at time 0, moved by their velocities
+    ``(vax, vay)``, ``(vbx, vby)`` times ``t``; ``(nx, ny)`` the hit's normal from B toward A.
+    """
+    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, vax * t, vay * t)
+    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t)
+    tx = -ny
+    ty = nx
+    sa0 = a0x * tx + a0y * ty
+    sa1 = a1x * tx + a1y * ty
+    sb0 = b0x * tx + b0y * ty
+    sb1 = b1x * tx + b1y * ty
+    lo = max(min(sa0, sa1), min(sb0, sb1))
+    hi = min(max(sa0, sa1), max(sb0, sb1))
+    return max(hi - lo, 0.0), (ca == 2 and cb == 2)
+
+
+@njit(cache=True, inline="always")
+def grazes(length: float, edge_edge: bool, depth: float) -> bool:
+    """Whether a hit of :func:`contact_surface` ``(length, edge_edge)`` and overlap ``depth``
+    (units, 0 for a hit ahead in time) only grazes a crack: two edges that meet at a corner,
+    without overlap."""
+    return depth <= 0.0 and edge_edge and length < CRACK_LENGTH

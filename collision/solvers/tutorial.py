@@ -1,14 +1,23 @@
 """The "tutorial" response: Tutorial 7's rigid-body impulses, as the original program did them.
 
-One pass over the candidate pairs in index order, each pair once (static-static skipped), with
-the velocities and positions left by the pairs before it (the original's immediate processing):
+A first pass over the candidate pairs in index order, each pair once (static-static skipped),
+with the velocities and positions left by the pairs before it (the original's immediate
+processing); pairs that touch or overlap now come first, pairs that will only meet later in
+the step after them (see :func:`first_pass`):
 
 1. the swept separating-axis test with the pair's relative velocity over the step (Tutorial 3);
+   a hit that only grazes the crack between two flush edges is no hit (seed 002; hits.py);
 2. the contact pairs at the time of impact (Tutorial 6);
 3. an overlap is pushed apart along the normal, by inverse-mass ratio, ``separation_factor`` of
    the penetration per contact pair (the original's 0.5);
-4. the impulse with rotation (seed 004, eq. 3) with restitution, then Coulomb friction and
-   static friction as the "invisible step" (the original's ResolveCollision);
+4. the impulse with rotation (seed 004, eq. 3), Coulomb friction and static friction as the
+   "invisible step" (the original's ResolveCollision; impulses.py);
+
+then step 4 again for every hit found, pass after pass in the same order, until a pass changes
+no contact point's speed (``passes`` passes in all at most); then each hit's bounce, ``e``
+times the impulse that stopped its approach (Poisson's restitution: for one point, seed 004's
+``j = -(1 + e) v.n / K``); then
+
 5. positions integrated (semi-implicit Euler), angles wrapped.
 
 Bugs of the original fixed here (ORIGINAL_DEMO.md section 5): our angles are CCW positive and
@@ -17,25 +26,39 @@ never reverses it (5.2.12); the "invisible step" has restitution 0, so it cancel
 tangential contact velocity as the article intends (5.1.16) instead of reversing it; a body
 hit at time t within the step travels with its old velocity up to t and its new one after
 (5.2.11: the original changed the velocity early and left a gap); the two contact points of a
-pair share their normal impulse through a 2x2 block solve, so a flat box lands flat instead of
-being kicked into a spin by whichever corner happens to be solved first (5.2.11, order
-dependence within a pair). Points that act as one (ill-conditioned block) fall back to one
-at a time. The original applied friction once after the normal impulse, and friction's torque
-then drove the leading corner of a sliding box into the ground and tipped it over; here the
-normal and friction impulses of a pair are solved ``pair_passes`` times with accumulated,
-clamped totals (still each pair once, in order: no iteration over the whole world).
+pair share their normal impulse through a 2x2 block solve, so a flat box lands flat.
+
+The order dependence the article's Limits admit (5.2.11): answered once each, a later pair
+undoes an earlier one. A plank landing flat on two supports is stopped by the first support's
+impulse, which the second's turns into a dive into the first (6.5 cm deep, landing at 10 m/s);
+a wheel spinning in a corner, braked by the floor and then by the wall, never settles and
+rocks on for ever; in a stack each box's answer shoves the one below back into the floor. So
+the hits are answered again, each pass the same ResolveCollision with accumulated, clamped
+totals (the normal impulse never pulls, friction never leaves Coulomb's cone), until they
+agree: the collision loop of impulse-based simulation. ``passes = 1`` is the single pass. The
+passes also settle what the original got wrong within a pair: friction applied once after the
+normal impulse gave a sliding box a torque that drove its leading corner into the ground.
+
+A face lying almost flat on another touches at one corner only (Tutorial 6 takes the vertices
+"very close to the minimum", which a tilt of a thousandth of a radian already leaves out).
+Each step gravity's pull, stopped at that one corner, sets the body turning onto the other
+corner, and it rocks from corner to corner for ever, its velocity alternating step by step
+(a box carried by a platform at 1 m/s: 1.05, 0.95, 1.05 m/s). A lone support vertex therefore
+takes its lower neighbour as a second contact point when that one is within ``reach``
+(contacts.find_support_points) and the pair closes slower than ``reach`` per step (resting,
+not striking). Not touching yet, that point only keeps it from approaching faster than would
+close its gap by the end of the step: it neither bounces nor sticks.
 
 Contacts reported: one row per contact point, state ``CONTACT_NEW``; ``separation`` is minus
-the penetration for an overlap, the gap closed before the time of impact for a future hit;
-``normal_impulse`` >= 0 and ``tangent_impulse`` (signed, along the tangent ``(-ny, nx)``) are
-the totals applied at that point (N s). ``static_friction`` (per body, mixed per pair) is the
-cone of the "invisible step": a contact sticks while its tangential speed is below
-``static_friction`` times its normal approach speed.
+the penetration for an overlap, the gap closed before the time of impact for a future hit
+(plus a second point's own gap); ``normal_impulse`` >= 0 and ``tangent_impulse`` (signed,
+along the tangent ``(-ny, nx)``) are the totals applied at that point (N s).
+``static_friction`` (per body, mixed per pair) is the cone of the "invisible step": a contact
+sticks while its tangential speed is below ``static_friction`` times its normal approach speed.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -44,19 +67,34 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
+from collision.records import compiled_record
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     NORMAL_IMPULSE,
     TANGENT_IMPULSE,
     HitRows,
     candidates,
+    contact_surface,
     contacts_of,
+    grazes,
     new_rows,
     write_point,
 )
+from collision.solvers.impulses import (
+    BOUNCES,
+    STICKS,
+    TARGET,
+    Pair,
+    PairContact,
+    bounce,
+    friction_pass,
+    normal_pass,
+    prepare_terms,
+    relative_velocity,
+)
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
-from collision.tolerances import BLOCK_SOLVE_CONDITION
+from collision.tolerances import SPECULATIVE_DISTANCE, SUPPORT_RELATIVE_EPSILON, TUTORIAL_PASS_TOLERANCE
 
 
 class TutorialSettings(Settings):
@@ -70,293 +108,109 @@ class TutorialSettings(Settings):
         0.0,
         1.0,
     )
-    pair_passes = Setting(
+    passes = Setting(
         "int",
-        4,
-        "Passes over one pair's normal and friction impulses (the original made one, which lets the "
-        "friction torque tip a sliding box over; see pair_impulses).",
-        1,
         100,
+        "Most passes over the step's hits: the first finds each pair's hit in pair order and answers "
+        "it at once (the original's only pass); the others answer every hit again until a pass "
+        "changes nothing, so a later pair no longer undoes an earlier one.",
+        1,
+        1000,
+    )
+    reach = Setting(
+        "real",
+        SPECULATIVE_DISTANCE,
+        "Distance (units) within which a lone support vertex's neighbour becomes a second contact "
+        "point (0: Tutorial 6's exact support points only).",
+        0.0,
+        1e6,
     )
 
 
-class Pair(NamedTuple):
-    """One hit's bodies (roots ``i`` = A, ``j`` = B), unit normal from B toward A, inverse
-    masses and inertias, and the pair's mixed restitution, friction and static friction."""
-
-    i: int
-    j: int
-    nx: float
-    ny: float
-    inv_mass_a: float
-    inv_mass_b: float
-    inv_inertia_a: float
-    inv_inertia_b: float
-    restitution: float
-    friction: float
-    static_friction: float
+#: Columns of ``TutorialHits.values``: the :class:`Pair` fields after its bodies, then the time
+#: of impact (s into the step).
+NX, NY, IM_A, IM_B, II_A, II_B, RESTITUTION, FRICTION, STATIC_FRICTION, TIME = range(10)
 
 
-@njit(cache=True, inline="always")
-def _cross(ax: float, ay: float, bx: float, by: float) -> float:
-    return ax * by - ay * bx
+@compiled_record
+class TutorialHits(NamedTuple):
+    """The step's hits (the first ``m`` used). ``bodies (m, 2) int64`` A and B (roots);
+    ``point_count (m,) int64`` contact pairs (1 or 2); ``values (m, 10)`` by the columns NX ... TIME;
+    ``point_a``, ``point_b (m, 2, 2)`` the pairs of points at the time of impact; ``arm_a``,
+    ``arm_b (m, 2, 2)`` from each centroid to them; ``separation (m, 2)`` what the contact rows
+    report (units); ``terms (m, 2, 5)`` (impulses.prepare_terms); ``jn``, ``jt (m, 2)`` the
+    impulses so far (N s)."""
 
-
-@njit(cache=True)
-def block_normal_impulses(
-    b1: float, b2: float, k11: float, k12: float, k22: float
-) -> tuple[bool, float, float]:
-    """Solve the two-point contact problem: find j >= 0 with w = b + K j >= 0 and j . w = 0.
-
-    ``b_k`` = normal velocity at point k minus its target; ``K`` the 2x2 effective-mass matrix
-    (symmetric). Returns ``(ok, j1, j2)``; ok is False when K is ill-conditioned.
-    """
-    det = k11 * k22 - k12 * k12
-    if det <= BLOCK_SOLVE_CONDITION * k11 * k22:
-        return False, 0.0, 0.0
-    # Both points pushing.
-    j1 = (-b1 * k22 + b2 * k12) / det
-    j2 = (-b2 * k11 + b1 * k12) / det
-    if j1 >= 0.0 and j2 >= 0.0:
-        return True, j1, j2
-    # Only point 1 pushing.
-    j1 = -b1 / k11
-    if j1 >= 0.0 and b2 + k12 * j1 >= 0.0:
-        return True, j1, 0.0
-    # Only point 2 pushing.
-    j2 = -b2 / k22
-    if j2 >= 0.0 and b1 + k12 * j2 >= 0.0:
-        return True, 0.0, j2
-    return True, 0.0, 0.0
-
-
-@njit(cache=True, inline="always")
-def _apply(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    pair: Pair,
-    ra: np.ndarray,
-    rb: np.ndarray,
-    k: int,
-    px: float,
-    py: float,
-) -> None:
-    """Impulse (px, py) on A at its arm ``ra[k]``, its opposite on B at ``rb[k]``."""
-    i = pair.i
-    j = pair.j
-    velocity[i, 0] += px * pair.inv_mass_a
-    velocity[i, 1] += py * pair.inv_mass_a
-    angular_velocity[i] += _cross(ra[k, 0], ra[k, 1], px, py) * pair.inv_inertia_a
-    velocity[j, 0] -= px * pair.inv_mass_b
-    velocity[j, 1] -= py * pair.inv_mass_b
-    angular_velocity[j] -= _cross(rb[k, 0], rb[k, 1], px, py) * pair.inv_inertia_b
-
-
-@njit(cache=True, inline="always")
-def _relative_velocity(
-    velocity: np.ndarray, angular_velocity: np.ndarray, pair: Pair, ra: np.ndarray, rb: np.ndarray, k: int
-) -> tuple[float, float]:
-    """Velocity of A's material point at ``ra[k]`` minus B's at ``rb[k]`` (w x r = (-w ry, w rx))."""
-    wa = angular_velocity[pair.i]
-    wb = angular_velocity[pair.j]
-    vx = velocity[pair.i, 0] - wa * ra[k, 1] - (velocity[pair.j, 0] - wb * rb[k, 1])
-    vy = velocity[pair.i, 1] + wa * ra[k, 0] - (velocity[pair.j, 1] + wb * rb[k, 0])
-    return vx, vy
+    bodies: np.ndarray
+    point_count: np.ndarray
+    values: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    arm_a: np.ndarray
+    arm_b: np.ndarray
+    separation: np.ndarray
+    terms: np.ndarray
+    jn: np.ndarray
+    jt: np.ndarray
 
 
 @njit(cache=True)
-def _prepare_terms(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    pair: Pair,
-    c: int,
-    ra: np.ndarray,
-    rb: np.ndarray,
-    terms: np.ndarray,
-) -> bool:
-    """Per point k: ``terms[k]`` = (target normal speed, sticks (0 or 1), normal mass, tangent
-    mass); returns whether any point approaches (else there is nothing to solve).
-
-    The target is ``-e vn`` (seed 004 eq. 3); a point sticks (the "invisible step") when its
-    tangential speed is inside the static cone ``|vt| < mu_s |vn|`` before the impulse.
-    """
-    im_sum = pair.inv_mass_a + pair.inv_mass_b
-    nx = pair.nx
-    ny = pair.ny
-    tx = -ny
-    ty = nx
-    approaching = False
-    for k in range(c):
-        terms[k, 0] = 0.0
-        terms[k, 1] = 0.0
-        rvx, rvy = _relative_velocity(velocity, angular_velocity, pair, ra, rb, k)
-        vn = rvx * nx + rvy * ny
-        vt = rvx * tx + rvy * ty
-        if vn < 0.0:
-            approaching = True
-            terms[k, 0] = -pair.restitution * vn
-            terms[k, 1] = 1.0 if abs(vt) < pair.static_friction * -vn else 0.0
-        rn_a = _cross(ra[k, 0], ra[k, 1], nx, ny)
-        rn_b = _cross(rb[k, 0], rb[k, 1], nx, ny)
-        terms[k, 2] = im_sum + rn_a * rn_a * pair.inv_inertia_a + rn_b * rn_b * pair.inv_inertia_b
-        rt_a = _cross(ra[k, 0], ra[k, 1], tx, ty)
-        rt_b = _cross(rb[k, 0], rb[k, 1], tx, ty)
-        terms[k, 3] = im_sum + rt_a * rt_a * pair.inv_inertia_a + rt_b * rt_b * pair.inv_inertia_b
-    return approaching
-
-
-@njit(cache=True, inline="always")
-def _normal_pass(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    pair: Pair,
-    c: int,
-    ra: np.ndarray,
-    rb: np.ndarray,
-    terms: np.ndarray,
-    k12: float,
-    block: bool,
-    jn: np.ndarray,
-) -> None:
-    """One pass of the normal impulses (accumulated, >= 0): both points at once as a 2 x 2
-    block when ``block`` (off-diagonal ``k12``), else one point at a time."""
-    nx = pair.nx
-    ny = pair.ny
-    if block:
-        rvx, rvy = _relative_velocity(velocity, angular_velocity, pair, ra, rb, 0)
-        b1 = rvx * nx + rvy * ny - terms[0, 0] - (terms[0, 2] * jn[0] + k12 * jn[1])
-        rvx, rvy = _relative_velocity(velocity, angular_velocity, pair, ra, rb, 1)
-        b2 = rvx * nx + rvy * ny - terms[1, 0] - (k12 * jn[0] + terms[1, 2] * jn[1])
-        _, x1, x2 = block_normal_impulses(b1, b2, terms[0, 2], k12, terms[1, 2])
-        d1 = x1 - jn[0]
-        d2 = x2 - jn[1]
-        jn[0] = x1
-        jn[1] = x2
-        _apply(velocity, angular_velocity, pair, ra, rb, 0, d1 * nx, d1 * ny)
-        _apply(velocity, angular_velocity, pair, ra, rb, 1, d2 * nx, d2 * ny)
-        return
-    for k in range(c):
-        rvx, rvy = _relative_velocity(velocity, angular_velocity, pair, ra, rb, k)
-        vn = rvx * nx + rvy * ny
-        total = max(jn[k] - (vn - terms[k, 0]) / terms[k, 2], 0.0)
-        d = total - jn[k]
-        jn[k] = total
-        _apply(velocity, angular_velocity, pair, ra, rb, k, d * nx, d * ny)
-
-
-@njit(cache=True, inline="always")
-def _friction_pass(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    pair: Pair,
-    c: int,
-    ra: np.ndarray,
-    rb: np.ndarray,
-    terms: np.ndarray,
-    jn: np.ndarray,
-    jt: np.ndarray,
-) -> None:
-    """One pass of the friction impulses (accumulated, ``|jt| <= mu jn``, unbounded for a
-    sticking point: whatever cancels its tangential speed)."""
-    tx = -pair.ny
-    ty = pair.nx
-    for k in range(c):
-        rvx, rvy = _relative_velocity(velocity, angular_velocity, pair, ra, rb, k)
-        vt = rvx * tx + rvy * ty
-        limit = math.inf if terms[k, 1] != 0.0 else pair.friction * jn[k]
-        total = min(max(jt[k] - vt / terms[k, 3], -limit), limit)
-        d = total - jt[k]
-        jt[k] = total
-        _apply(velocity, angular_velocity, pair, ra, rb, k, d * tx, d * ty)
-
-
-@njit(cache=True)
-def pair_impulses(
-    velocity: np.ndarray,
-    angular_velocity: np.ndarray,
-    pair: Pair,
-    c: int,
-    ra: np.ndarray,
-    rb: np.ndarray,
-    passes: int,
-    jn: np.ndarray,
-    jt: np.ndarray,
-) -> None:
-    """Normal and friction impulses at one pair's ``c`` (1 or 2) contact points (the original's
-    ResolveCollision, per point).
-
-    ``ra``, ``rb (2, 2)``: arms from A's and B's centroids. Writes the total impulses into
-    ``jn (2,)`` (along the normal, >= 0) and ``jt (2,)`` (along the tangent ``(-ny, nx)``).
-
-    Seed 004 eq. 3 gives the normal impulse that turns the approach speed ``vn`` into
-    ``-e vn``; with two points the 2x2 block of eq. 3 is solved at once. Friction is Coulomb
-    (``|jt| <= mu jn``), or, when the point was inside the static cone ``|vt| < mu_s |vn|``
-    before the impulse, the "invisible step": whatever cancels the tangential velocity. Because
-    friction applied after the normal impulse gives the body a torque that drives one point
-    back into the other body, the normal and friction solves are repeated ``passes`` times
-    with accumulated, clamped totals, which also means friction never reverses sliding.
-    """
-    for k in range(c):
-        jn[k] = 0.0
-        jt[k] = 0.0
-    terms = np.empty((2, 4))
-    if not _prepare_terms(velocity, angular_velocity, pair, c, ra, rb, terms):
-        return
-    k12 = 0.0
-    block = False
-    if c == 2:
-        nx = pair.nx
-        ny = pair.ny
-        k12 = (
-            pair.inv_mass_a
-            + pair.inv_mass_b
-            + _cross(ra[0, 0], ra[0, 1], nx, ny) * _cross(ra[1, 0], ra[1, 1], nx, ny) * pair.inv_inertia_a
-            + _cross(rb[0, 0], rb[0, 1], nx, ny) * _cross(rb[1, 0], rb[1, 1], nx, ny) * pair.inv_inertia_b
-        )
-        block = terms[0, 2] * terms[1, 2] - k12 * k12 > BLOCK_SOLVE_CONDITION * terms[0, 2] * terms[1, 2]
-    for _ in range(passes):
-        _normal_pass(velocity, angular_velocity, pair, c, ra, rb, terms, k12, block, jn)
-        _friction_pass(velocity, angular_velocity, pair, c, ra, rb, terms, jn, jt)
-
-
-@njit(cache=True)
-def push_apart(
-    bodies: Bodies, pair: Pair, c: int, out_a: np.ndarray, out_b: np.ndarray, factor: float
-) -> None:
-    """An overlap pushed apart along the normal by inverse-mass ratio: ``factor`` of each
-    contact pair's penetration (Tutorial 7), the world vertices of every row of both bodies
-    moved along (a compound's parts follow their root)."""
-    push = 0.0
-    for k in range(c):
-        pen = (out_b[k, 0] - out_a[k, 0]) * pair.nx + (out_b[k, 1] - out_a[k, 1]) * pair.ny
-        push += factor * max(pen, 0.0)
-    im_sum = pair.inv_mass_a + pair.inv_mass_b
-    da = push * pair.inv_mass_a / im_sum
-    db = push * pair.inv_mass_b / im_sum
-    position = bodies.position
-    position[pair.i, 0] += da * pair.nx
-    position[pair.i, 1] += da * pair.ny
-    position[pair.j, 0] -= db * pair.nx
-    position[pair.j, 1] -= db * pair.ny
-    shift_body_vertices(
-        bodies.world_vertices, bodies.vertex_count, bodies.root, pair.i, da * pair.nx, da * pair.ny
+def new_hits(capacity: int) -> TutorialHits:
+    """Room for ``capacity`` hits."""
+    return TutorialHits(
+        np.zeros((capacity, 2), dtype=np.int64),
+        np.zeros(capacity, dtype=np.int64),
+        np.zeros((capacity, 10)),
+        np.zeros((capacity, 2, 2)),
+        np.zeros((capacity, 2, 2)),
+        np.zeros((capacity, 2, 2)),
+        np.zeros((capacity, 2, 2)),
+        np.zeros((capacity, 2)),
+        np.zeros((capacity, 2, 5)),
+        np.zeros((capacity, 2)),
+        np.zeros((capacity, 2)),
     )
-    shift_body_vertices(
-        bodies.world_vertices, bodies.vertex_count, bodies.root, pair.j, -db * pair.nx, -db * pair.ny
+
+
+@njit(cache=True, inline="always")
+def stored_pair(hits: TutorialHits, h: int) -> Pair:
+    """Hit ``h``'s :class:`Pair`."""
+    v = hits.values[h]
+    return Pair(
+        hits.bodies[h, 0],
+        hits.bodies[h, 1],
+        v[NX],
+        v[NY],
+        v[IM_A],
+        v[IM_B],
+        v[II_A],
+        v[II_B],
+        v[RESTITUTION],
+        v[FRICTION],
+        v[STATIC_FRICTION],
     )
 
 
 @njit(cache=True)
 def find_hit(
-    bodies: Bodies, row_i: int, row_j: int, context: StepContext, out_a: np.ndarray, out_b: np.ndarray
+    bodies: Bodies,
+    motion: np.ndarray,
+    row_i: int,
+    row_j: int,
+    context: StepContext,
+    reach: float,
+    out_a: np.ndarray,
+    out_b: np.ndarray,
 ) -> tuple[int, Pair, float, float]:
     """Steps 1 and 2 for the pair of rows ``row_i``, ``row_j``: the swept test over the step
-    with the bodies' relative velocity (overlap only without ``context.continuous``), then the
-    contact pairs at the time of impact, written into ``out_a``, ``out_b (2, 2)``.
+    with the bodies' relative velocity, the bodies moving at ``motion (n, 2)`` (overlap only
+    without ``context.continuous``), then the contact pairs at the time of impact, with a second
+    point within ``reach`` (units), written into ``out_a``, ``out_b (2, 2)``.
 
     Returns ``(count, pair, t, depth)``: ``count`` 0 when there is nothing to resolve (no hit,
-    two rows of one body, or two bodies of infinite mass), else 1 or 2 contact pairs; ``pair``
-    the bodies (roots: a compound's part acts for its root) and their mixed materials.
+    a graze of a crack, two rows of one body, or two bodies of infinite mass), else 1 or 2
+    contact pairs; ``pair`` the bodies (roots: a compound's part acts for its root) and their
+    mixed materials.
     """
     root = bodies.root
     i = root[row_i]
@@ -369,18 +223,21 @@ def find_hit(
     wv = bodies.world_vertices
     a = wv[row_i, : bodies.vertex_count[row_i]]
     b = wv[row_j, : bodies.vertex_count[row_j]]
-    velocity = bodies.velocity
-    vax = velocity[i, 0]
-    vay = velocity[i, 1]
-    vbx = velocity[j, 0]
-    vby = velocity[j, 1]
+    vax = motion[i, 0]
+    vay = motion[i, 1]
+    vbx = motion[j, 0]
+    vby = motion[j, 1]
     if context.continuous:
         hit, nx, ny, t, depth = sweep_kernel(a, b, vax - vbx, vay - vby, context.dt)
     else:
         hit, nx, ny, t, depth = sweep_kernel(a, b, 0.0, 0.0, context.dt)
     if not hit:
         return 0, none, 0.0, 0.0
-    c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b)
+    if depth <= 0.0:
+        length, edge_edge = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
+        if grazes(length, edge_edge, depth):
+            return 0, none, 0.0, 0.0
+    c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b, reach)
     pair = Pair(
         i,
         j,
@@ -397,69 +254,227 @@ def find_hit(
     return c, pair, t, depth
 
 
+@njit(cache=True, inline="always")
+def touch_tolerance(bodies: Bodies, pair: Pair) -> float:
+    """Distance (units) within which the pair's points touch: rounding, relative to the larger
+    body (Tutorial 6's "very close" for support points)."""
+    return SUPPORT_RELATIVE_EPSILON * max(bodies.radius[pair.i], bodies.radius[pair.j])
+
+
+@njit(cache=True, inline="always")
+def closing(motion: np.ndarray, pair: Pair, t: float) -> float:
+    """How far (units) the pair closes along its normal in ``t`` seconds, its bodies moving at
+    ``motion (n, 2)``."""
+    return (
+        -(
+            (motion[pair.i, 0] - motion[pair.j, 0]) * pair.nx
+            + (motion[pair.i, 1] - motion[pair.j, 1]) * pair.ny
+        )
+        * t
+    )
+
+
 @njit(cache=True)
-def resolve_hit(
+def push_apart(bodies: Bodies, pair: Pair, c: int, separation: np.ndarray, factor: float) -> float:
+    """Step 3: an overlap pushed apart along the normal by inverse-mass ratio, ``factor`` of
+    each contact pair's penetration (``-separation (2,)``, Tutorial 7), the world vertices of
+    every row of both bodies moved along (a compound's parts follow their root). Returns how
+    far the two moved apart (units)."""
+    push = 0.0
+    for k in range(c):
+        push += factor * max(-separation[k], 0.0)
+    im_sum = pair.inv_mass_a + pair.inv_mass_b
+    da = push * pair.inv_mass_a / im_sum
+    db = push * pair.inv_mass_b / im_sum
+    position = bodies.position
+    position[pair.i, 0] += da * pair.nx
+    position[pair.i, 1] += da * pair.ny
+    position[pair.j, 0] -= db * pair.nx
+    position[pair.j, 1] -= db * pair.ny
+    shift_body_vertices(
+        bodies.world_vertices, bodies.vertex_count, bodies.root, pair.i, da * pair.nx, da * pair.ny
+    )
+    shift_body_vertices(
+        bodies.world_vertices, bodies.vertex_count, bodies.root, pair.j, -db * pair.nx, -db * pair.ny
+    )
+    return push
+
+
+@njit(cache=True)
+def _drop_impacts(
+    bodies: Bodies, pair: Pair, hits: TutorialHits, h: int, apart: np.ndarray, touching: float, speed: float
+) -> int:
+    """Of hit ``h``'s two points, drop one that does not touch (``apart (2,)`` above
+    ``touching``) and approaches faster than ``speed`` (units/s), keeping the other in slot 0.
+    Returns the points left."""
+    for k in range(2):
+        other = 1 - k
+        if apart[k] <= touching or apart[other] > touching:
+            continue
+        contact = PairContact(
+            bodies.velocity, bodies.angular_velocity, pair, 2, hits.arm_a[h], hits.arm_b[h], hits.terms[h]
+        )
+        rvx, rvy = relative_velocity(contact, k)
+        if rvx * pair.nx + rvy * pair.ny >= -speed:
+            continue
+        if k == 0:
+            hits.point_a[h, 0] = hits.point_a[h, 1]
+            hits.point_b[h, 0] = hits.point_b[h, 1]
+            hits.arm_a[h, 0] = hits.arm_a[h, 1]
+            hits.arm_b[h, 0] = hits.arm_b[h, 1]
+            hits.separation[h, 0] = hits.separation[h, 1]
+            apart[0] = apart[1]
+        hits.point_count[h] = 1
+        return 1
+    return 2
+
+
+@njit(cache=True)
+def record_hit(
     bodies: Bodies,
+    motion: np.ndarray,
     settings: Any,
+    dt: float,
     pair: Pair,
     c: int,
     t: float,
     depth: float,
-    scratch: np.ndarray,
-    rows: HitRows,
-    count: int,
-    travel: np.ndarray,
-) -> int:
-    """Steps 3 and 4 for one hit of ``c`` contact pairs (``scratch (6, 2, 2)``: the points on
-    A and on B, then room for the arms and impulses), appended to ``rows`` from row ``count``;
-    returns the new row count. ``travel (n, 3)`` collects what the bodies' travel up to the time
-    of impact ``t`` differs by (x, y, angle): they move with their old velocity until then."""
-    out_a = scratch[0]
-    out_b = scratch[1]
-    ra = scratch[2]
-    rb = scratch[3]
-    jn = scratch[4, 0]
-    jt = scratch[4, 1]
+    points: np.ndarray,
+    hits: TutorialHits,
+    h: int,
+) -> None:
+    """Store a hit of ``c`` contact pairs (``points (2, 2, 2)``: on A, on B) at time ``t`` as
+    hit ``h`` (the bodies moving at their velocities ``motion (n, 2)`` until then), push an
+    overlap (``depth`` > 0) apart (step 3) and prepare its impulses' terms.
+
+    A point that does not touch (further than rounding from it, ``reach`` of the settings at
+    most) is a resting contact to be: its target is the approach speed that would close its gap
+    by the end of the step, after the push. It is dropped when it approaches faster than
+    ``reach`` per step: that is an impact of its own, which the step it touches will answer
+    (with its bounce; a target short of touching would take that away).
+    """
     i = pair.i
     j = pair.j
     nx = pair.nx
     ny = pair.ny
+    velocity = motion
+    position = bodies.position
+    hits.bodies[h, 0] = i
+    hits.bodies[h, 1] = j
+    hits.point_count[h] = c
+    v = hits.values[h]
+    v[NX], v[NY], v[IM_A], v[IM_B] = nx, ny, pair.inv_mass_a, pair.inv_mass_b
+    v[II_A], v[II_B] = pair.inv_inertia_a, pair.inv_inertia_b
+    v[RESTITUTION], v[FRICTION], v[STATIC_FRICTION] = pair.restitution, pair.friction, pair.static_friction
+    v[TIME] = t
+    ra = hits.arm_a[h]
+    rb = hits.arm_b[h]
+    apart = np.empty(2)
+    touching = touch_tolerance(bodies, pair)
+    gap_closed = closing(motion, pair, t)
+    for k in range(c):
+        for d in range(2):
+            hits.point_a[h, k, d] = points[0, k, d]
+            hits.point_b[h, k, d] = points[1, k, d]
+        # Arms from each centroid at the time of impact.
+        ra[k, 0] = points[0, k, 0] - (position[i, 0] + velocity[i, 0] * t)
+        ra[k, 1] = points[0, k, 1] - (position[i, 1] + velocity[i, 1] * t)
+        rb[k, 0] = points[1, k, 0] - (position[j, 0] + velocity[j, 0] * t)
+        rb[k, 1] = points[1, k, 1] - (position[j, 1] + velocity[j, 1] * t)
+        apart[k] = (points[0, k, 0] - points[1, k, 0]) * nx + (points[0, k, 1] - points[1, k, 1]) * ny
+        hits.separation[h, k] = apart[k] if depth > 0.0 else gap_closed + max(apart[k], 0.0)
+    if c == 2:
+        c = _drop_impacts(bodies, pair, hits, h, apart, touching, settings.reach / dt)
+    push = push_apart(bodies, pair, c, apart, settings.separation_factor) if depth > 0.0 else 0.0
+    terms = hits.terms[h]
+    prepare_terms(PairContact(bodies.velocity, bodies.angular_velocity, pair, c, ra, rb, terms))
+    left = dt - t
+    for k in range(c):
+        if apart[k] > touching:
+            terms[k, TARGET] = -(apart[k] + push) / left if left > 0.0 else 0.0
+            terms[k, STICKS] = 0.0
+            terms[k, BOUNCES] = 0.0
+
+
+@njit(cache=True)
+def answer_hit(bodies: Bodies, hits: TutorialHits, h: int, travel: np.ndarray, rebound: bool) -> float:
+    """Step 4 for hit ``h``: one pass of its normal impulses (or, with ``rebound``, its
+    restitution), then one of its friction, added to its totals. ``travel (n, 3)`` collects
+    what the bodies' travel up to the time of impact differs by (x, y, angle): they move with
+    their old velocity until then. Returns the largest change made to a contact point's speed
+    (units/s)."""
+    pair = stored_pair(hits, h)
+    i = pair.i
+    j = pair.j
     velocity = bodies.velocity
     angular_velocity = bodies.angular_velocity
-    vax = velocity[i, 0]
-    vay = velocity[i, 1]
-    vbx = velocity[j, 0]
-    vby = velocity[j, 1]
-    # Moment arms from each body's centroid at the time of impact.
-    position = bodies.position
-    for k in range(c):
-        ra[k, 0] = out_a[k, 0] - (position[i, 0] + vax * t)
-        ra[k, 1] = out_a[k, 1] - (position[i, 1] + vay * t)
-        rb[k, 0] = out_b[k, 0] - (position[j, 0] + vbx * t)
-        rb[k, 1] = out_b[k, 1] - (position[j, 1] + vby * t)
-    gap = -((vax - vbx) * nx + (vay - vby) * ny) * t
-    if depth > 0.0:
-        push_apart(bodies, pair, c, out_a, out_b, settings.separation_factor)
-    w_a0 = angular_velocity[i]
-    w_b0 = angular_velocity[j]
-    pair_impulses(velocity, angular_velocity, pair, c, ra, rb, settings.pair_passes, jn, jt)
-    for k in range(c):
-        separation = gap
-        if depth > 0.0:
-            pen = (out_b[k, 0] - out_a[k, 0]) * nx + (out_b[k, 1] - out_a[k, 1]) * ny
-            separation = -max(pen, 0.0)
-        write_point(rows, count, i, j, out_a[k], out_b[k], nx, ny, separation, t)
-        rows.scalars[NORMAL_IMPULSE, count] = jn[k]
-        rows.scalars[TANGENT_IMPULSE, count] = jt[k]
-        count += 1
+    contact = PairContact(
+        velocity, angular_velocity, pair, hits.point_count[h], hits.arm_a[h], hits.arm_b[h], hits.terms[h]
+    )
+    before = (
+        velocity[i, 0],
+        velocity[i, 1],
+        angular_velocity[i],
+        velocity[j, 0],
+        velocity[j, 1],
+        angular_velocity[j],
+    )
+    change = 0.0
+    if rebound:
+        bounce(contact, hits.jn[h])
+    else:
+        change = normal_pass(contact, hits.jn[h])
+    change = max(change, friction_pass(contact, hits.jn[h], hits.jt[h]))
+    t = hits.values[h, TIME]
     if t > 0.0:
-        travel[i, 0] += (vax - velocity[i, 0]) * t
-        travel[i, 1] += (vay - velocity[i, 1]) * t
-        travel[i, 2] += (w_a0 - angular_velocity[i]) * t
-        travel[j, 0] += (vbx - velocity[j, 0]) * t
-        travel[j, 1] += (vby - velocity[j, 1]) * t
-        travel[j, 2] += (w_b0 - angular_velocity[j]) * t
-    return count
+        travel[i, 0] += (before[0] - velocity[i, 0]) * t
+        travel[i, 1] += (before[1] - velocity[i, 1]) * t
+        travel[i, 2] += (before[2] - angular_velocity[i]) * t
+        travel[j, 0] += (before[3] - velocity[j, 0]) * t
+        travel[j, 1] += (before[4] - velocity[j, 1]) * t
+        travel[j, 2] += (before[5] - angular_velocity[j]) * t
+    return change
+
+
+@njit(cache=True)
+def answer_again(
+    bodies: Bodies, hits: TutorialHits, m: int, passes: int, first: float, travel: np.ndarray
+) -> int:
+    """Up to ``passes`` more passes of step 4 over the ``m`` hits, in order, until a pass
+    changes no point's speed by more than ``TUTORIAL_PASS_TOLERANCE`` times ``first``, the
+    largest change of the first pass. Returns the passes made."""
+    for p in range(passes):
+        change = 0.0
+        for h in range(m):
+            change = max(change, answer_hit(bodies, hits, h, travel, False))
+        if change <= TUTORIAL_PASS_TOLERANCE * first:
+            return p + 1
+    return passes
+
+
+@njit(cache=True)
+def hit_rows(hits: TutorialHits, m: int) -> tuple[int, HitRows]:
+    """The contact rows of the ``m`` hits: ``(count, rows)``."""
+    rows = new_rows(2 * m)
+    count = 0
+    for h in range(m):
+        for k in range(hits.point_count[h]):
+            write_point(
+                rows,
+                count,
+                hits.bodies[h, 0],
+                hits.bodies[h, 1],
+                hits.point_a[h, k],
+                hits.point_b[h, k],
+                hits.values[h, NX],
+                hits.values[h, NY],
+                hits.separation[h, k],
+                hits.values[h, TIME],
+            )
+            rows.scalars[NORMAL_IMPULSE, count] = hits.jn[h, k]
+            rows.scalars[TANGENT_IMPULSE, count] = hits.jt[h, k]
+            count += 1
+    return count, rows
 
 
 @njit(cache=True)
@@ -479,22 +494,76 @@ def integrate_positions(bodies: Bodies, travel: np.ndarray, dt: float) -> None:
 
 
 @njit(cache=True)
+def first_pass(
+    bodies: Bodies,
+    settings: Any,
+    context: StepContext,
+    pairs: np.ndarray,
+    hits: TutorialHits,
+    travel: np.ndarray,
+) -> tuple[int, float]:
+    """Steps 1-4 once, in two rounds of pair order. First every pair that touches or overlaps
+    now, answered as it is found (the original's immediate processing). Then the pairs that
+    will only meet later in the step, all found with the velocities the first round left
+    before any is answered.
+
+    Why two rounds: at the start of a step a resting body is already falling by one step of
+    gravity. A box sliding over flush tiles, tested against the next tile before the floor had
+    stopped that fall, would be found dipping below the tile's top as it reached the crack and
+    hit its side face; and of two hits of one body at one instant (a plank landing flat on two
+    supports), the second, found after the first had changed the body's velocity, would come
+    at another time. Returns ``(m, first)``: the hits stored and the largest change of a
+    contact point's speed made."""
+    dt = context.dt
+    points = np.zeros((2, 2, 2))
+    ahead = np.empty(pairs.shape[0], dtype=np.int64)
+    later = 0
+    m = 0
+    first = 0.0
+    for p in range(pairs.shape[0]):
+        c, pair, t, depth = find_hit(
+            bodies, bodies.velocity, pairs[p, 0], pairs[p, 1], context, settings.reach, points[0], points[1]
+        )
+        if c == 0:
+            continue
+        if depth <= 0.0 and closing(bodies.velocity, pair, t) > touch_tolerance(bodies, pair):
+            ahead[later] = p
+            later += 1
+            continue
+        record_hit(bodies, bodies.velocity, settings, dt, pair, c, t, depth, points, hits, m)
+        first = max(first, answer_hit(bodies, hits, m, travel, False))
+        m += 1
+    motion = bodies.velocity.copy()
+    found = m
+    for q in range(later):
+        p = ahead[q]
+        c, pair, t, depth = find_hit(
+            bodies, motion, pairs[p, 0], pairs[p, 1], context, settings.reach, points[0], points[1]
+        )
+        if c > 0:
+            record_hit(bodies, motion, settings, dt, pair, c, t, depth, points, hits, m)
+            m += 1
+    for h in range(found, m):
+        first = max(first, answer_hit(bodies, hits, h, travel, False))
+    return m, first
+
+
+@njit(cache=True)
 def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[int, HitRows]:
-    """Resolve every candidate pair once, in order, then integrate positions (the module
-    docstring's steps 1-5). ``settings``: :class:`TutorialSettings` values. Returns the
-    contact rows (two per pair at most) and how many are used."""
+    """Resolve every candidate pair once, answer the hits again until they agree, then
+    integrate positions (the module docstring's steps 1-5). ``settings``:
+    :class:`TutorialSettings` values. Returns the contact rows (two per hit at most) and how
+    many are used."""
     dt = context.dt
     pairs = candidates(bodies, dt if context.continuous else 0.0)
-    rows = new_rows(2 * pairs.shape[0])
+    hits = new_hits(pairs.shape[0])
     travel = np.zeros((bodies.position.shape[0], 3))
-    scratch = np.zeros((6, 2, 2))
-    count = 0
-    for p in range(pairs.shape[0]):
-        c, pair, t, depth = find_hit(bodies, pairs[p, 0], pairs[p, 1], context, scratch[0], scratch[1])
-        if c > 0:
-            count = resolve_hit(bodies, settings, pair, c, t, depth, scratch, rows, count, travel)
+    m, first = first_pass(bodies, settings, context, pairs, hits, travel)
+    answer_again(bodies, hits, m, settings.passes - 1, first, travel)
+    for h in range(m):
+        answer_hit(bodies, hits, h, travel, True)
     integrate_positions(bodies, travel, dt)
-    return count, rows
+    return hit_rows(hits, m)
 
 
 class TutorialSolver:

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.solvers.tutorial import block_normal_impulses
+from collision.solvers.impulses import block_normal_impulses
 
 
 def _drop_rebound_ratio(e: float, drop: float = 2.0, dt: float = 1 / 120) -> float:

@@ -3,7 +3,8 @@ landing on supports, a kinematic platform's rider, a long drop onto a thin plate
 
 Derivations: demo/bench/physics/resting.py. The arcade solver has no rotation response, so it
 is exempt from tipping and the corner wheel; its friction is not Coulomb's, so it is exempt
-from sliding; the tutorial solver (one pass per pair per step) makes no claim to hold stacks.
+from sliding; the tutorial solver (no impulses kept from step to step) makes no claim to hold a
+heavy-on-light stack, and neither does the arcade solver (no accumulated impulses at all).
 """
 
 from __future__ import annotations
