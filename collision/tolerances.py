@@ -37,10 +37,13 @@ BROADPHASE_MARGIN = 0.01
 #: and are ranked by contact surface length instead (seed 002's TIMESLICE_EPSILON).
 ARCADE_TIME_EPSILON = 1e-9
 
-#: Length (units) of contact surface below which an edge-against-edge hit touches only at a
-#: corner: a crack between flush boxes, grazed rather than hit (seed 002's crack problem; the
-#: tutorial and arcade solvers).
-CRACK_LENGTH = 1e-7
+#: Fraction (dimensionless) of the shorter of two touching edges below which their contact
+#: surface is a corner only: a crack between flush boxes, grazed rather than hit (seed 002's
+#: crack problem; the tutorial and arcade solvers). Relative, because how far a body sliding
+#: over flush tiles dips below their tops grows with its size: a tilt of 1e-6 rad, which the
+#: solvers leave, lowers a 1 m box's leading corner 5e-7 m. A step 1/1000 of the edge high is
+#: still met.
+CRACK_RELATIVE_LENGTH = 1e-3
 
 #: Relative speed (units/s) along the normal below which the arcade treats a touching pair as
 #: resting rather than approaching. Resolving a stack pair by pair only halves the leftover

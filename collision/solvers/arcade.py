@@ -19,10 +19,10 @@ Processing (:class:`ArcadeSettings`'s ``ordered``):
   only until that hit, dropping the rest of its step, so nothing passes through). Hits within
   ``ARCADE_TIME_EPSILON`` of each other are ranked by contact surface length, the overlap along
   the tangent of the two touching features, largest first; and an edge that meets another edge
-  only at a corner (surface below ``CRACK_LENGTH``, without overlap) is a graze, not a
-  hit: that is the crack between two flush boxes, which must not snag a body sliding along
-  them. ``surface_rule = False`` turns off that ranking and the graze rule (ordering stays),
-  to show what each part of seed 002 does.
+  only at a corner (surface below ``CRACK_RELATIVE_LENGTH`` of the shorter edge, without
+  overlap) is a graze, not a hit: that is the crack between two flush boxes, which must not
+  snag a body sliding along them. ``surface_rule = False`` turns off that ranking and the
+  graze rule (ordering stays), to show what each part of seed 002 does.
 - ``False`` (Tutorial 4 as the original did it, :func:`immediate_pass`): each candidate pair
   in index order, once, over the whole step, resolved at once; bodies are not moved to the
   time of impact.
@@ -190,8 +190,8 @@ def _active(
     """Whether a reported hit needs a response, and its contact surface length."""
     if depth <= 0.0 and (vax - vbx) * nx + (vay - vby) * ny >= -ARCADE_APPROACH_SPEED:
         return False, 0.0
-    length, edge_edge = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
-    if skip_grazes and grazes(length, edge_edge, depth):
+    length, edge_edge, shorter = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
+    if skip_grazes and grazes(length, edge_edge, shorter, depth):
         return False, length
     return True, length
 

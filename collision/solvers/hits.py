@@ -14,6 +14,7 @@ zero). :func:`grazes` says so; the solvers skip it.
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -23,7 +24,7 @@ from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.contacts import Contacts, find_support_points
 from collision.records import compiled_record
-from collision.tolerances import BROADPHASE_MARGIN, CRACK_LENGTH
+from collision.tolerances import BROADPHASE_MARGIN, CRACK_RELATIVE_LENGTH
 
 #: Rows of ``HitRows.scalars``.
 SEPARATION, TOI, NORMAL_IMPULSE, TANGENT_IMPULSE = range(4)
@@ -121,15 +122,27 @@ def contact_surface(
     vay: float,
     vbx: float,
     vby: float,
-) -> tuple[float, bool]:
-    """``(length, edge_edge)``: overlap along the tangent of A's and B's touching features at
-    time ``t`` (0 for a corner), and whether both features are edges (seed 002's surface).
+) -> tuple[float, bool, float]:
+    """``(length, edge_edge, shorter)``: overlap along the tangent of A's and B's touching
+    features at time ``t`` (0 for a corner), whether both features are edges (seed 002's
+    surface), and the shorter of the two edges' lengths (0 unless ``edge_edge``).
 
     ``a (ka, 2)``, ``b (kb, 2)``: world vertices at time 0, moved by their velocities
     ``(vax, vay)``, ``(vbx, vby)`` times ``t``; ``(nx, ny)`` the hit's normal from B toward A.
+    A corner facing an edge is taken with its neighbour as an edge when that edge is parallel
+    to the other within ``CRACK_RELATIVE_LENGTH`` (rad): the normal is one face's, and a body
+    tilted by rounding would otherwise meet a flush face at a corner.
     """
-    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, vax * t, vay * t)
+    ox = vax * t
+    oy = vay * t
+    ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, ox, oy)
     cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t)
+    if ca == 2 and cb == 1:
+        reach = CRACK_RELATIVE_LENGTH * math.hypot(a1x - a0x, a1y - a0y)
+        cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t, reach)
+    elif ca == 1 and cb == 2:
+        reach = CRACK_RELATIVE_LENGTH * math.hypot(b1x - b0x, b1y - b0y)
+        ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, ox, oy, reach)
     tx = -ny
     ty = nx
     sa0 = a0x * tx + a0y * ty
@@ -138,12 +151,15 @@ def contact_surface(
     sb1 = b1x * tx + b1y * ty
     lo = max(min(sa0, sa1), min(sb0, sb1))
     hi = min(max(sa0, sa1), max(sb0, sb1))
-    return max(hi - lo, 0.0), (ca == 2 and cb == 2)
+    edge_edge = ca == 2 and cb == 2
+    shorter = min(abs(sa1 - sa0), abs(sb1 - sb0)) if edge_edge else 0.0
+    return max(hi - lo, 0.0), edge_edge, shorter
 
 
 @njit(cache=True, inline="always")
-def grazes(length: float, edge_edge: bool, depth: float) -> bool:
-    """Whether a hit of :func:`contact_surface` ``(length, edge_edge)`` and overlap ``depth``
-    (units, 0 for a hit ahead in time) only grazes a crack: two edges that meet at a corner,
-    without overlap."""
-    return depth <= 0.0 and edge_edge and length < CRACK_LENGTH
+def grazes(length: float, edge_edge: bool, shorter: float, depth: float) -> bool:
+    """Whether a hit of :func:`contact_surface` ``(length, edge_edge, shorter)`` and overlap
+    ``depth`` (units, 0 for a hit ahead in time) only grazes a crack: two edges that meet at a
+    corner (their surface below ``CRACK_RELATIVE_LENGTH`` of the shorter edge), without
+    overlap."""
+    return depth <= 0.0 and edge_edge and length < CRACK_RELATIVE_LENGTH * shorter

@@ -54,7 +54,8 @@ the penetration for an overlap, the gap closed before the time of impact for a f
 (plus a second point's own gap); ``normal_impulse`` >= 0 and ``tangent_impulse`` (signed,
 along the tangent ``(-ny, nx)``) are the totals applied at that point (N s).
 ``static_friction`` (per body, mixed per pair) is the cone of the "invisible step": a contact
-sticks while its tangential speed is below ``static_friction`` times its normal approach speed.
+sticks while its tangential speed is below ``static_friction`` times its normal approach speed,
+both as they were before any of the step's impulses.
 """
 
 from __future__ import annotations
@@ -139,7 +140,8 @@ class TutorialHits(NamedTuple):
     ``point_a``, ``point_b (m, 2, 2)`` the pairs of points at the time of impact; ``arm_a``,
     ``arm_b (m, 2, 2)`` from each centroid to them; ``separation (m, 2)`` what the contact rows
     report (units); ``terms (m, 2, 5)`` (impulses.prepare_terms); ``jn``, ``jt (m, 2)`` the
-    impulses so far (N s)."""
+    impulses so far (N s); ``start_velocity (n, 2)`` and ``start_angular_velocity (n,)`` the
+    bodies' velocities before any of the step's impulses."""
 
     bodies: np.ndarray
     point_count: np.ndarray
@@ -152,11 +154,13 @@ class TutorialHits(NamedTuple):
     terms: np.ndarray
     jn: np.ndarray
     jt: np.ndarray
+    start_velocity: np.ndarray
+    start_angular_velocity: np.ndarray
 
 
 @njit(cache=True)
-def new_hits(capacity: int) -> TutorialHits:
-    """Room for ``capacity`` hits."""
+def new_hits(capacity: int, bodies: Bodies) -> TutorialHits:
+    """Room for ``capacity`` hits among ``bodies``, whose velocities it keeps as they are now."""
     return TutorialHits(
         np.zeros((capacity, 2), dtype=np.int64),
         np.zeros(capacity, dtype=np.int64),
@@ -169,6 +173,8 @@ def new_hits(capacity: int) -> TutorialHits:
         np.zeros((capacity, 2, 5)),
         np.zeros((capacity, 2)),
         np.zeros((capacity, 2)),
+        bodies.velocity.copy(),
+        bodies.angular_velocity.copy(),
     )
 
 
@@ -234,8 +240,8 @@ def find_hit(
     if not hit:
         return 0, none, 0.0, 0.0
     if depth <= 0.0:
-        length, edge_edge = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
-        if grazes(length, edge_edge, depth):
+        length, edge_edge, shorter = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
+        if grazes(length, edge_edge, shorter, depth):
             return 0, none, 0.0, 0.0
     c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b, reach)
     pair = Pair(
@@ -387,7 +393,11 @@ def record_hit(
         c = _drop_impacts(bodies, pair, hits, h, apart, touching, settings.reach / dt)
     push = push_apart(bodies, pair, c, apart, settings.separation_factor) if depth > 0.0 else 0.0
     terms = hits.terms[h]
-    prepare_terms(PairContact(bodies.velocity, bodies.angular_velocity, pair, c, ra, rb, terms))
+    # Whether a point sticks is read from the velocities before any of the step's impulses: a
+    # body resting across two tiles has both stopped by the first one answered, and the second,
+    # judged after it, would find no approach, or whatever rounding leaves, and stick or not by
+    # chance.
+    prepare_terms(PairContact(hits.start_velocity, hits.start_angular_velocity, pair, c, ra, rb, terms))
     left = dt - t
     for k in range(c):
         if apart[k] > touching:
@@ -503,34 +513,40 @@ def first_pass(
     travel: np.ndarray,
 ) -> tuple[int, float]:
     """Steps 1-4 once, in two rounds of pair order. First every pair that touches or overlaps
-    now, answered as it is found (the original's immediate processing). Then the pairs that
-    will only meet later in the step, all found with the velocities the first round left
-    before any is answered.
+    now, found with the velocities the step began with and answered as it is found (the
+    original's immediate processing). Then the pairs that will only meet later in the step,
+    all found with the velocities the first round left before any is answered.
 
     Why two rounds: at the start of a step a resting body is already falling by one step of
     gravity. A box sliding over flush tiles, tested against the next tile before the floor had
     stopped that fall, would be found dipping below the tile's top as it reached the crack and
     hit its side face; and of two hits of one body at one instant (a plank landing flat on two
     supports), the second, found after the first had changed the body's velocity, would come
-    at another time. Returns ``(m, first)``: the hits stored and the largest change of a
-    contact point's speed made."""
+    at another time. Found with the step's first velocities, a pair touching now stays a contact
+    when an earlier pair's answer has already stopped the body's approach to it: a box resting
+    across the crack of two tiles, stopped by the first, would not be found on the second, and
+    would rest on the first alone, tipping over its corner when it brakes.
+
+    Returns ``(m, first)``: the hits stored and the largest change of a contact point's speed
+    made."""
     dt = context.dt
     points = np.zeros((2, 2, 2))
     ahead = np.empty(pairs.shape[0], dtype=np.int64)
     later = 0
     m = 0
     first = 0.0
+    start = hits.start_velocity
     for p in range(pairs.shape[0]):
         c, pair, t, depth = find_hit(
-            bodies, bodies.velocity, pairs[p, 0], pairs[p, 1], context, settings.reach, points[0], points[1]
+            bodies, start, pairs[p, 0], pairs[p, 1], context, settings.reach, points[0], points[1]
         )
         if c == 0:
             continue
-        if depth <= 0.0 and closing(bodies.velocity, pair, t) > touch_tolerance(bodies, pair):
+        if depth <= 0.0 and closing(start, pair, t) > touch_tolerance(bodies, pair):
             ahead[later] = p
             later += 1
             continue
-        record_hit(bodies, bodies.velocity, settings, dt, pair, c, t, depth, points, hits, m)
+        record_hit(bodies, start, settings, dt, pair, c, t, depth, points, hits, m)
         first = max(first, answer_hit(bodies, hits, m, travel, False))
         m += 1
     motion = bodies.velocity.copy()
@@ -556,7 +572,7 @@ def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[
     many are used."""
     dt = context.dt
     pairs = candidates(bodies, dt if context.continuous else 0.0)
-    hits = new_hits(pairs.shape[0])
+    hits = new_hits(pairs.shape[0], bodies)
     travel = np.zeros((bodies.position.shape[0], 3))
     m, first = first_pass(bodies, settings, context, pairs, hits, travel)
     answer_again(bodies, hits, m, settings.passes - 1, first, travel)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from demo.bench.physics import conservation, impacts, resting
+from demo.bench.physics import conservation, cracks, impacts, resting
 from demo.bench.physics.case import AT_LEAST, AT_MOST, WITHIN, Case, Check
 
 #: Impact times (fractions of the step) at which Coulomb's law is checked.
@@ -42,12 +42,20 @@ def cases() -> tuple[Case, ...]:
         resting.tipping(above=True),
         resting.sliding(),
         resting.corner_wheel(),
+        resting.corner_wheel_settles(),
         resting.stack(ratio=1.0),
         resting.stack(ratio=2.0),
         resting.plank_on_supports(),
         resting.kinematic_carry(),
         resting.long_drop_on_thin_plate(),
-        resting.slide_across_cracks(),
+        cracks.slide_across_cracks(),
+        cracks.slide_across_cracks(leftward=True, iterative=cracks.ITERATIVE_SNAG_LEFTWARD),
+        cracks.slide_across_cracks(
+            24, 20.0, 0.5, math.radians(-10.0), seconds=0.9, iterative=cracks.ITERATIVE_TUMBLE
+        ),
+        cracks.slide_across_cracks(
+            8, 2.0, 0.1, math.radians(-10.0), True, 1.5, iterative=cracks.ITERATIVE_SINKS_UPHILL
+        ),
         resting.compound_mass_properties(),
     )
 
