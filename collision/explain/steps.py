@@ -15,16 +15,23 @@ from numba import njit
 from collision import checks
 from collision.bodies import Bodies, begin_step
 from collision.solvers.arcade import evaluate
-from collision.solvers.hits import candidates, new_rows
+from collision.solvers.hits import candidates
+from collision.solvers.impulses import NORMAL_MASS, PairContact, relative_velocity
 from collision.solvers.pending import earliest, new_pending, push_hit
 from collision.solvers.protocol import StepContext
 from collision.solvers.tutorial import (
-    Pair,
-    _prepare_terms,
-    _relative_velocity,
-    find_hit,
-    integrate_positions,
-    resolve_hit,
+    DEPTH,
+    FRICTION,
+    II_A,
+    II_B,
+    IM_A,
+    IM_B,
+    NX,
+    NY,
+    RESTITUTION,
+    TIME,
+    resolve_step,
+    stored_pair,
 )
 
 if TYPE_CHECKING:
@@ -88,114 +95,80 @@ VAX, VAY, WA, VBX, VBY, WB = range(6)
 
 
 @njit(cache=True, inline="always")
-def _read_velocities(bodies: Bodies, i: int, j: int, out: np.ndarray) -> None:
+def _read_velocities(
+    velocity: np.ndarray, angular_velocity: np.ndarray, i: int, j: int, out: np.ndarray
+) -> None:
     """Bodies ``i``'s and ``j``'s velocities into ``out (6,)`` (columns VAX.. WB)."""
-    out[VAX] = bodies.velocity[i, 0]
-    out[VAY] = bodies.velocity[i, 1]
-    out[WA] = bodies.angular_velocity[i]
-    out[VBX] = bodies.velocity[j, 0]
-    out[VBY] = bodies.velocity[j, 1]
-    out[WB] = bodies.angular_velocity[j]
+    out[VAX] = velocity[i, 0]
+    out[VAY] = velocity[i, 1]
+    out[WA] = angular_velocity[i]
+    out[VBX] = velocity[j, 0]
+    out[VBY] = velocity[j, 1]
+    out[WB] = angular_velocity[j]
 
 
 @njit(cache=True)
 def _tutorial_trace(
     bodies: Bodies, settings: Any, context: StepContext
 ) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``tutorial_step`` (collision.solvers.tutorial) with every hit recorded: the same steps in
-    the same order on ``bodies`` (which it advances), after ``begin_step``.
+    """``tutorial_step`` (collision.solvers.tutorial) with every hit recorded: the solver's own
+    ``resolve_step`` on ``bodies`` (which it advances), after ``begin_step``.
 
     Returns ``(hits, index (m, 3) int64: A, B, contact count; scalars (m, 10): nx, ny, t,
     depth, restitution, friction, inv mass A, B, inv inertia A, B; before (m, 6), after (m, 6):
-    the bodies' velocities (VAX.. WB) around the response; points (m, 2, 15): per contact point
-    (P_AX.. P_JT); rows (m,) int64: the first contact row of the step's contacts)``.
+    the bodies' velocities (VAX.. WB) before the step's impulses and after all of them;
+    points (m, 2, 15): per contact point (P_AX.. P_JT; speeds before the step's impulses, the
+    impulses totals); rows (m,) int64: the first contact row of the step's contacts)``.
     """
-    dt = context.dt
-    pairs = candidates(bodies, dt if context.continuous else 0.0)
-    m = pairs.shape[0]
-    rows = new_rows(2 * m)
-    travel = np.zeros((bodies.position.shape[0], 3))
-    scratch = np.zeros((6, 2, 2))
+    hits, m = resolve_step(bodies, settings, context)
     index = np.zeros((m, 3), dtype=np.int64)
     scalars = np.zeros((m, 10))
     before = np.zeros((m, 6))
     after = np.zeros((m, 6))
     points = np.zeros((m, 2, 15))
     first_row = np.zeros(m, dtype=np.int64)
-    terms = np.zeros((2, 4))
-    v2 = np.zeros((2, 2))
-    w2 = np.zeros(2)
     count = 0
-    hits = 0
-    for p in range(m):
-        c, pair, t, depth = find_hit(bodies, pairs[p, 0], pairs[p, 1], context, scratch[0], scratch[1])
-        if c == 0:
-            continue
+    for h in range(m):
+        pair = stored_pair(hits, h)
+        c = hits.point_count[h]
         i = pair.i
         j = pair.j
-        _read_velocities(bodies, i, j, before[hits])
-        first_row[hits] = count
-        count = resolve_hit(bodies, settings, pair, c, t, depth, scratch, rows, count, travel)
-        _read_velocities(bodies, i, j, after[hits])
-        index[hits, 0] = i
-        index[hits, 1] = j
-        index[hits, 2] = c
-        s = scalars[hits]
-        s[0] = pair.nx
-        s[1] = pair.ny
-        s[2] = t
-        s[3] = depth
-        s[4] = pair.restitution
-        s[5] = pair.friction
-        s[6] = pair.inv_mass_a
-        s[7] = pair.inv_mass_b
-        s[8] = pair.inv_inertia_a
-        s[9] = pair.inv_inertia_b
-        # The impulse terms from the velocities before the response, with resolve_hit's arms
-        # (scratch[2], scratch[3]), by the solver's own steps on a two-body copy.
-        v2[0, 0] = before[hits, VAX]
-        v2[0, 1] = before[hits, VAY]
-        v2[1, 0] = before[hits, VBX]
-        v2[1, 1] = before[hits, VBY]
-        w2[0] = before[hits, WA]
-        w2[1] = before[hits, WB]
-        local = Pair(
-            0,
-            1,
-            pair.nx,
-            pair.ny,
-            pair.inv_mass_a,
-            pair.inv_mass_b,
-            pair.inv_inertia_a,
-            pair.inv_inertia_b,
-            pair.restitution,
-            pair.friction,
-            pair.static_friction,
+        index[h, 0] = i
+        index[h, 1] = j
+        index[h, 2] = c
+        first_row[h] = count
+        count += c
+        v = hits.values[h]
+        s = scalars[h]
+        s[0], s[1], s[2], s[3] = v[NX], v[NY], v[TIME], v[DEPTH]
+        s[4], s[5], s[6], s[7] = v[RESTITUTION], v[FRICTION], v[IM_A], v[IM_B]
+        s[8], s[9] = v[II_A], v[II_B]
+        _read_velocities(hits.start_velocity, hits.start_angular_velocity, i, j, before[h])
+        _read_velocities(bodies.velocity, bodies.angular_velocity, i, j, after[h])
+        ra = hits.arm_a[h]
+        rb = hits.arm_b[h]
+        contact = PairContact(
+            hits.start_velocity, hits.start_angular_velocity, pair, c, ra, rb, hits.terms[h]
         )
-        ra = scratch[2]
-        rb = scratch[3]
-        _prepare_terms(v2, w2, local, c, ra, rb, terms)
         for k in range(c):
-            q = points[hits, k]
-            q[P_AX] = scratch[0, k, 0]
-            q[P_AY] = scratch[0, k, 1]
-            q[P_BX] = scratch[1, k, 0]
-            q[P_BY] = scratch[1, k, 1]
+            q = points[h, k]
+            q[P_AX] = hits.point_a[h, k, 0]
+            q[P_AY] = hits.point_a[h, k, 1]
+            q[P_BX] = hits.point_b[h, k, 0]
+            q[P_BY] = hits.point_b[h, k, 1]
             q[P_RAX] = ra[k, 0]
             q[P_RAY] = ra[k, 1]
             q[P_RBX] = rb[k, 0]
             q[P_RBY] = rb[k, 1]
-            rvx, rvy = _relative_velocity(v2, w2, local, ra, rb, k)
+            rvx, rvy = relative_velocity(contact, k)
             q[P_VN] = rvx * pair.nx + rvy * pair.ny
             q[P_VT] = -rvx * pair.ny + rvy * pair.nx
             q[P_RA_N] = ra[k, 0] * pair.ny - ra[k, 1] * pair.nx
             q[P_RB_N] = rb[k, 0] * pair.ny - rb[k, 1] * pair.nx
-            q[P_K] = terms[k, 2]
-            q[P_JN] = scratch[4, 0, k]
-            q[P_JT] = scratch[4, 1, k]
-        hits += 1
-    integrate_positions(bodies, travel, dt)
-    return hits, index[:hits], scalars[:hits], before[:hits], after[:hits], points[:hits], first_row[:hits]
+            q[P_K] = hits.terms[h, k, NORMAL_MASS]
+            q[P_JN] = hits.jn[h, k]
+            q[P_JT] = hits.jt[h, k]
+    return m, index, scalars, before, after, points, first_row
 
 
 @dataclass(frozen=True, eq=False)

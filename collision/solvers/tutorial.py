@@ -129,14 +129,14 @@ class TutorialSettings(Settings):
 
 
 #: Columns of ``TutorialHits.values``: the :class:`Pair` fields after its bodies, then the time
-#: of impact (s into the step).
-NX, NY, IM_A, IM_B, II_A, II_B, RESTITUTION, FRICTION, STATIC_FRICTION, TIME = range(10)
+#: of impact (s into the step) and the swept test's depth (units, 0 for a hit ahead in time).
+NX, NY, IM_A, IM_B, II_A, II_B, RESTITUTION, FRICTION, STATIC_FRICTION, TIME, DEPTH = range(11)
 
 
 @compiled_record
 class TutorialHits(NamedTuple):
     """The step's hits (the first ``m`` used). ``bodies (m, 2) int64`` A and B (roots);
-    ``point_count (m,) int64`` contact pairs (1 or 2); ``values (m, 10)`` by the columns NX ... TIME;
+    ``point_count (m,) int64`` contact pairs (1 or 2); ``values (m, 11)`` by the columns NX ... DEPTH;
     ``point_a``, ``point_b (m, 2, 2)`` the pairs of points at the time of impact; ``arm_a``,
     ``arm_b (m, 2, 2)`` from each centroid to them; ``separation (m, 2)`` what the contact rows
     report (units); ``terms (m, 2, 5)`` (impulses.prepare_terms); ``jn``, ``jt (m, 2)`` the
@@ -164,7 +164,7 @@ def new_hits(capacity: int, bodies: Bodies) -> TutorialHits:
     return TutorialHits(
         np.zeros((capacity, 2), dtype=np.int64),
         np.zeros(capacity, dtype=np.int64),
-        np.zeros((capacity, 10)),
+        np.zeros((capacity, 11)),
         np.zeros((capacity, 2, 2)),
         np.zeros((capacity, 2, 2)),
         np.zeros((capacity, 2, 2)),
@@ -373,6 +373,7 @@ def record_hit(
     v[II_A], v[II_B] = pair.inv_inertia_a, pair.inv_inertia_b
     v[RESTITUTION], v[FRICTION], v[STATIC_FRICTION] = pair.restitution, pair.friction, pair.static_friction
     v[TIME] = t
+    v[DEPTH] = depth
     ra = hits.arm_a[h]
     rb = hits.arm_b[h]
     apart = np.empty(2)
@@ -393,10 +394,8 @@ def record_hit(
         c = _drop_impacts(bodies, pair, hits, h, apart, touching, settings.reach / dt)
     push = push_apart(bodies, pair, c, apart, settings.separation_factor) if depth > 0.0 else 0.0
     terms = hits.terms[h]
-    # Whether a point sticks is read from the velocities before any of the step's impulses: a
-    # body resting across two tiles has both stopped by the first one answered, and the second,
-    # judged after it, would find no approach, or whatever rounding leaves, and stick or not by
-    # chance.
+    # Sticking is judged on the velocities before the step's impulses: a body resting across two
+    # tiles, judged on the second after the first stopped it, would stick or not by rounding.
     prepare_terms(PairContact(hits.start_velocity, hits.start_angular_velocity, pair, c, ra, rb, terms))
     left = dt - t
     for k in range(c):
@@ -565,11 +564,10 @@ def first_pass(
 
 
 @njit(cache=True)
-def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[int, HitRows]:
+def resolve_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[TutorialHits, int]:
     """Resolve every candidate pair once, answer the hits again until they agree, then
     integrate positions (the module docstring's steps 1-5). ``settings``:
-    :class:`TutorialSettings` values. Returns the contact rows (two per hit at most) and how
-    many are used."""
+    :class:`TutorialSettings` values. Returns the step's hits and how many are used."""
     dt = context.dt
     pairs = candidates(bodies, dt if context.continuous else 0.0)
     hits = new_hits(pairs.shape[0], bodies)
@@ -579,6 +577,13 @@ def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[
     for h in range(m):
         answer_hit(bodies, hits, h, travel, True)
     integrate_positions(bodies, travel, dt)
+    return hits, m
+
+
+@njit(cache=True)
+def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[int, HitRows]:
+    """:func:`resolve_step`; the contact rows (two per hit at most) and how many are used."""
+    hits, m = resolve_step(bodies, settings, context)
     return hit_rows(hits, m)
 
 
