@@ -1,7 +1,9 @@
 """The command line: ``python -m demo [options]`` and ``python -m demo bench ...``.
 
-Errors a user can act on (a bad option, an unknown scene, no display, no OpenGL 3.3, a shader
-that does not compile) print one message and exit with a non-zero status, never a traceback.
+Errors a user can act on (a bad option, an option that does not apply, an unknown scene, no
+display, no OpenGL 3.3, a shader that does not compile) print one message and exit with a
+non-zero status, never a traceback. Nothing slow is imported before the arguments are checked
+(a scene's name is checked against demo.catalog, which does not import the engine).
 """
 
 from __future__ import annotations
@@ -10,33 +12,15 @@ import argparse
 import json
 import os
 import sys
-import time
-from collections import deque
 from pathlib import Path
 from typing import Any, NoReturn
 
+from demo import catalog, run
+
 #: Exit status for a usage error (argparse's convention) and for a runtime failure.
 EXIT_USAGE, EXIT_FAILURE = 2, 1
-#: The simulated time of one headless frame (s): headless runs are reproducible.
-HEADLESS_FRAME_S = 1.0 / 60.0
 DEFAULT_SIZE = (960, 720)
-DEFAULT_HEADLESS_FRAMES = 120
-
-
-def _seconds_since_start() -> float:
-    """Seconds since this process started (Linux: from /proc; elsewhere: since this import)."""
-    try:
-        with open("/proc/self/stat", encoding="ascii") as handle:
-            fields = handle.read().rsplit(")", 1)[1].split()
-        start_ticks = int(fields[19])  # field 22 of stat: start time in clock ticks after boot
-        with open("/proc/uptime", encoding="ascii") as handle:
-            uptime = float(handle.read().split()[0])
-        return max(uptime - start_ticks / os.sysconf("SC_CLK_TCK"), 0.0)
-    except (OSError, ValueError, IndexError):
-        return time.monotonic() - _IMPORTED_AT
-
-
-_IMPORTED_AT = time.monotonic()
+DEFAULT_SCENE = "rigid"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -79,17 +63,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="polycolly: Olivier Renault's PolyColly rigid-body demo, on the collision engine. "
         "'python -m demo bench ...' runs the benchmarks.",
     )
-    parser.add_argument("--scene", default="rigid", help="scene to show (see --list-scenes; default rigid)")
-    parser.add_argument("--seed", type=_seed, default=0, help="random seed of the scene (default 0)")
     parser.add_argument(
-        "--bodies", type=_positive_int, help="number of bodies (scene's default if not given)"
+        "--scene",
+        help="scene to show: a name (see --list-scenes; default rigid), an example scene file's name "
+        "(carousel) or a scene file's path (NAME.json)",
+    )
+    parser.add_argument("--seed", type=_seed, help="random seed of a scene built at random (default 0)")
+    parser.add_argument(
+        "--bodies",
+        type=_positive_int,
+        help="number of bodies, for rigid, pile and tumbler (default: the scene's)",
     )
     parser.add_argument(
-        "--size",
-        type=_size,
-        default=DEFAULT_SIZE,
-        metavar="WxH",
-        help="window or offscreen size in pixels (default 960x720)",
+        "--size", type=_size, metavar="WxH", help="window or offscreen size in pixels (default 960x720)"
     )
     parser.add_argument(
         "--solver",
@@ -102,9 +88,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--frames",
         type=_positive_int,
-        help=f"draw this many frames, then exit (headless default {DEFAULT_HEADLESS_FRAMES})",
+        help=f"draw this many frames, then exit (headless default {run.DEFAULT_HEADLESS_FRAMES})",
     )
     parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the last frame as a PNG")
+    parser.add_argument(
+        "--screenshot-dir",
+        type=Path,
+        metavar="DIR",
+        help="where F2 saves screenshots (default ~/Pictures/polycolly)",
+    )
     parser.add_argument("--profile", action="store_true", help="print timings as one JSON object at exit")
     parser.add_argument("--list-scenes", action="store_true", help="print the scenes and exit")
     replay = parser.add_mutually_exclusive_group()
@@ -163,35 +155,11 @@ def _engine_cache_cold() -> bool:
 def _say_compiling() -> None:
     if _engine_cache_cold():
         print(
-            "compiling the collision engine with numba (first run only, a few seconds)...",
+            "compiling the collision engine with numba (first run only: about a minute here; "
+            "later runs load it from the cache in about a second)...",
             file=sys.stderr,
             flush=True,
         )
-
-
-def _median(values: list[float]) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    value = ordered[mid] if len(ordered) % 2 else 0.5 * (ordered[mid - 1] + ordered[mid])
-    return round(value, 4)
-
-
-def _run_stats(args: argparse.Namespace) -> int:
-    from demo import scenes  # noqa: PLC0415
-
-    if args.steps is None:
-        return _fail("--stats needs --steps N", EXIT_USAGE)
-    _say_compiling()
-    scene = scenes.build_scene(args.scene, args.seed, args.bodies)
-    if args.solver:
-        scene.world.solver = args.solver
-    print(json.dumps(scenes.run_stats(scene, args.steps)), flush=True)
-    return 0
-
-
-RECORDING_VERSION = 1
 
 
 def _load_recording(path: Path) -> dict[str, Any]:
@@ -202,8 +170,10 @@ def _load_recording(path: Path) -> dict[str, Any]:
         raise ValueError(f"--replay {path}: cannot read it ({exc.strerror or exc})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"--replay {path}: not a JSON recording ({exc})") from None
-    if not isinstance(data, dict) or data.get("version") != RECORDING_VERSION:
-        raise ValueError(f"--replay {path}: not a version {RECORDING_VERSION} recording of python -m demo")
+    if not isinstance(data, dict) or data.get("version") != run.RECORDING_VERSION:
+        raise ValueError(
+            f"--replay {path}: not a version {run.RECORDING_VERSION} recording of python -m demo"
+        )
     checks = {
         "scene": lambda v: isinstance(v, str),
         "seed": lambda v: isinstance(v, int) and v >= 0,
@@ -254,122 +224,71 @@ def _check_output(option: str, path: Path | None) -> str | None:
     return None
 
 
-def _run_program(args: argparse.Namespace) -> int:
-    from demo import context  # noqa: PLC0415
+#: Options that only make sense when frames are drawn (refused with --stats).
+_DRAWING_OPTIONS = ("size", "frames", "screenshot", "screenshot_dir", "profile", "record", "replay")
+#: Options --replay takes from the recording (refused beside it).
+_RECORDED_OPTIONS = ("scene", "seed", "bodies", "solver", "size")
+#: Options of the two listing modes (nothing else applies to them).
+_LISTINGS = ("list_scenes", "controls_markdown")
 
-    recording = getattr(args, "recording", None)
-    width, height = args.size
-    frames = args.frames
-    if recording is not None:
-        frames = len(recording["frames"])
-    if args.headless and frames is None:
-        frames = DEFAULT_HEADLESS_FRAMES
+
+def _given(args: argparse.Namespace, name: str) -> bool:
+    value = getattr(args, name)
+    return value not in (None, False)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _not_applying(args: argparse.Namespace) -> str | None:
+    """Why an option given cannot do what it says with the others, or None."""
+    given = [name for name in vars(args) if _given(args, name)]
+    for listing in _LISTINGS:
+        if _given(args, listing) and len(given) > 1:
+            others = ", ".join(_flag(n) for n in given if n != listing)
+            return f"{_flag(listing)} prints and exits: {others} would do nothing"
+    if args.steps is not None and not args.stats:
+        return "--steps counts the physics steps of --stats; without --stats it would do nothing"
+    if args.stats:
+        for name in _DRAWING_OPTIONS:
+            if _given(args, name):
+                return f"--stats draws nothing: {_flag(name)} would do nothing"
+    if args.replay is not None:
+        for name in _RECORDED_OPTIONS:
+            if _given(args, name):
+                return (
+                    f"--replay runs the recording's scene, seed, bodies, solver and size: drop {_flag(name)}"
+                )
+        return None
+    name = args.scene or DEFAULT_SCENE
+    info = catalog.BY_NAME.get(catalog.resolve(name))
+    if info is None:
+        if args.seed is not None:
+            return f"--seed: a scene file ({name}) is not built at random; the seed would do nothing"
+        if args.bodies is not None:
+            return f"--bodies: a scene file ({name}) has the bodies it lists"
+        return None
+    if args.seed is not None and not info.random:
+        return f"--seed: scene {info.name} is not built at random; the seed would do nothing"
+    if args.bodies is not None and not info.counted:
+        takers = ", ".join(i.name for i in catalog.CATALOG if i.counted)
+        return f"--bodies: scene {info.name} has a fixed number of bodies (--bodies applies to {takers})"
+    if args.solver is not None and not info.solved:
+        return f"--solver: scene {info.name} has no moving bodies, so no collision response to choose"
+    return None
+
+
+def _run_stats(args: argparse.Namespace) -> int:
+    from demo import scenes  # noqa: PLC0415 - the engine, once the arguments are good
+
+    if args.steps is None:
+        return _fail("--stats needs --steps N", EXIT_USAGE)
     _say_compiling()
-    ctx = context.open_context(args.headless, width, height, title="polycolly")
-    try:
-        from demo.app import App  # noqa: PLC0415 - after the context chose PyOpenGL's platform
-
-        app = App(ctx, args.scene, args.seed, args.bodies, args.solver)
-        if ctx.is_window:
-            from demo.window import connect_window  # noqa: PLC0415 - only with a window
-
-            connect_window(app, ctx.window)  # type: ignore[attr-defined]
-        if recording is not None:
-            app.replay = deque(recording["frames"])
-        if args.record is not None:
-            app.recording = []
-        startup_s = None
-        draw_calls: list[int] = []
-        # Whole frames (input, physics, drawing and the swap) and the swap alone: offscreen the
-        # swap waits for the rasteriser to finish the frame, with a window also for the monitor.
-        loop_ms: list[float] = []
-        swap_ms: list[float] = []
-        saved = False
-        while app.running and (frames is None or app.frame_count < frames):
-            t_loop = time.perf_counter()
-            if ctx.is_window:
-                ctx.poll()
-                if ctx.should_close():
-                    break
-                app.frame()
-            else:
-                app.frame(HEADLESS_FRAME_S)
-            if args.screenshot is not None and frames is not None and app.frame_count >= frames:
-                # Read the last frame before the swap: a window's back buffer is undefined after it.
-                app.save_screenshot(args.screenshot)
-                saved = True
-            t_swap = time.perf_counter()
-            ctx.swap()
-            t_end = time.perf_counter()
-            swap_ms.append((t_end - t_swap) * 1000.0)
-            loop_ms.append((t_end - t_loop) * 1000.0)
-            draw_calls.append(app.renderer.draw_calls)
-            if startup_s is None:
-                startup_s = _seconds_since_start()
-        if args.screenshot is not None and not saved:
-            app.draw()  # the window closed early: draw the final state and save it
-            app.save_screenshot(args.screenshot)
-        if args.record is not None:
-            _save_recording(args, app)
-        if recording is not None:
-            status = _check_replay(args.replay, recording, app)
-            if status:
-                return status
-        if args.profile:
-            report: dict[str, Any] = {
-                "scene": app.scene.name,
-                "solver": app.world.solver,
-                "bodies": app.world.body_count,
-                "frames": app.frame_count,
-                "size": f"{width}x{height}",
-                "backend": ctx.kind,
-                "startup_s": round(startup_s, 3) if startup_s is not None else None,
-                "frame_ms_median": _median(loop_ms),
-                "frame_work_ms_median": _median(app.profile["frame_ms"]),
-                "swap_ms_median": _median(swap_ms),
-                "physics_ms_median": _median(app.profile["physics_ms"]),
-                "draw_ms_median": _median(app.profile["draw_ms"]),
-                "draw_cpu_ms_median": _median(app.profile["draw_cpu_ms"]),
-                "draw_build_ms_median": _median(app.profile["draw_build_ms"]),
-                "draw_gl_ms_median": _median(app.profile["draw_gl_ms"]),
-                "step_ms_median": _median(list(app.step_ms)),
-                "draw_calls_per_frame": max(draw_calls) if draw_calls else 0,
-            }
-            print(json.dumps(report), flush=True)
-    finally:
-        ctx.close()
-    return 0
-
-
-def _save_recording(args: argparse.Namespace, app: Any) -> None:
-    record = {
-        "version": RECORDING_VERSION,
-        "scene": args.scene,
-        "seed": args.seed,
-        "bodies": args.bodies,
-        "solver": args.solver,
-        "size": list(args.size),
-        "final_state_hash": app.world.state_hash(),
-        "final_step_count": int(app.world.step_count),
-        "final_solver": app.world.solver,
-        "frames": app.recording,
-    }
-    try:
-        args.record.write_text(json.dumps(record), encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"--record {args.record}: cannot write it ({exc.strerror or exc})") from None
-    print(f"recorded {len(app.recording)} frames to {args.record}", file=sys.stderr, flush=True)
-
-
-def _check_replay(path: Path, recording: dict[str, Any], app: Any) -> int:
-    got, steps = app.world.state_hash(), int(app.world.step_count)
-    want, want_steps = recording["final_state_hash"], recording["final_step_count"]
-    if got != want or steps != want_steps:
-        return _fail(
-            f"replay of {path} diverged: it ended in state {got[:16]} after {steps} steps, "
-            f"the recording ended in state {want[:16]} after {want_steps} steps"
-        )
-    print(f"replay of {path} matches: state {got[:16]} after {steps} steps", file=sys.stderr, flush=True)
+    scene = scenes.build_scene(args.scene, args.seed, args.bodies)
+    if args.solver:
+        scene.world.solver = args.solver
+    print(json.dumps(scenes.run_stats(scene, args.steps)), flush=True)
     return 0
 
 
@@ -382,8 +301,18 @@ def main(argv: list[str] | None = None) -> int:
             return _fail("the benchmarks (demo/bench.py) are not available", EXIT_FAILURE)
         return int(bench.main(argv[1:]) or 0)
     args = build_parser().parse_args(argv)
+    problem = _not_applying(args)
+    if problem is not None:
+        return _fail(problem, EXIT_USAGE)
+    if args.list_scenes:
+        for name, description in ((i.name, i.description) for i in catalog.CATALOG):
+            print(f"{name:12s} {description}")
+        examples = ", ".join(catalog.example_stems())
+        if examples:
+            print(f"example scene files (--scene NAME): {examples}")
+        return 0
     if args.controls_markdown:
-        from demo import scenes  # noqa: PLC0415
+        from demo import scenes  # noqa: PLC0415 - the table builds every scene
 
         sys.stdout.write(scenes.controls_markdown())
         return 0
@@ -400,16 +329,11 @@ def main(argv: list[str] | None = None) -> int:
             rec["solver"],
         )
         args.size = tuple(rec["size"])
-    from demo import scenes  # noqa: PLC0415
-
-    if args.list_scenes:
-        for name, description in scenes.describe():
-            print(f"{name:12s} {description}")
-        return 0
-    problem = scenes.check_scene_name(args.scene)  # a name, or a JSON scene file that must load
-    problem = (
-        problem or _check_output("--screenshot", args.screenshot) or _check_output("--record", args.record)
-    )
+    args.scene = args.scene or DEFAULT_SCENE
+    args.seed = 0 if args.seed is None else args.seed
+    args.size = args.size or DEFAULT_SIZE
+    problem = _check_scene(args.scene) or _check_output("--screenshot", args.screenshot)
+    problem = problem or _check_output("--record", args.record)
     if problem is not None:
         return _fail(problem, EXIT_USAGE)
     from demo.context import ContextError, NoDisplayError  # noqa: PLC0415
@@ -417,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.stats:
             return _run_stats(args)
-        return _run_program(args)
+        if args.headless:
+            _say_compiling()
+            return run.run_offscreen(args)
+        return run.run_window(args)
     except NoDisplayError as exc:
         return _fail(str(exc), EXIT_USAGE)
     except ContextError as exc:
@@ -432,5 +359,27 @@ def main(argv: list[str] | None = None) -> int:
         raise
 
 
+def _check_scene(name: str) -> str | None:
+    """None if ``name`` is a scene or a scene file that loads; else the message (a scene file is
+    read here, which imports the engine; a name needs only the catalog)."""
+    target = catalog.resolve(name)
+    if catalog.is_scene_file(target):
+        from demo import scenes  # noqa: PLC0415
+
+        return scenes.check_scene_name(name)
+    return None if target in catalog.BY_NAME else catalog.unknown_scene_message(name)
+
+
+def _exit(status: int) -> None:
+    """End the process. After a window, at once: everything is closed and written by now, and
+    Python's own shutdown (the compiler's libraries' teardown) would keep a quit program
+    around for most of a second."""
+    if run.WINDOW_CLOSED:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    _exit(main())

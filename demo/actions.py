@@ -192,6 +192,7 @@ class Simulation:
         self._accumulator = 0.0
         self.projectiles, self.flashes = [], []
         self.impulse_scale = None
+        self.step_ms.clear()
         # What each input does here: an action no row of this scene binds does nothing.
         self.features = controls.scene_features(scene, self._base_gravity)
         self.handled = controls.handled_actions(scene, self.features)
@@ -264,7 +265,8 @@ class Simulation:
             self._rebuild(action)
         elif action in ("next_scene", "previous_scene"):
             names = scenes.scene_names()
-            index = names.index(scene.name) if scene.name in names else 0
+            here = self.tab_position()
+            index = names.index(here) if here in names else 0
             index = (index + (1 if action == "next_scene" else -1)) % len(names)
             self.load_scene(names[index], scene.seed)
         elif action == "cycle_solver":
@@ -278,6 +280,10 @@ class Simulation:
         else:
             return False
         return True
+
+    def tab_position(self) -> str:
+        """The scene Tab and Shift+Tab move on from (the one shown)."""
+        return self._scene.name
 
     def show_help(self) -> None:
         """`p` and `h` bring the help back (a program that draws it resets its fade here)."""
@@ -295,23 +301,27 @@ class Simulation:
         else:
             self.message = ""
 
-    def cycle_solver(self) -> None:
-        """The current scene's next solver in SOLVER_CYCLE that the engine has (a missing one is
-        skipped); other scenes keep theirs."""
-        world = self.world
-        current = world.solver
+    def next_solver(self, current: str) -> str:
+        """The solver after ``current`` in SOLVER_CYCLE (those the engine has)."""
         order = [s for s in SOLVER_CYCLE if s in SOLVER_NAMES]
         start = order.index(current) if current in order else -1
         for offset in range(1, len(order) + 1):
             candidate = order[(start + offset) % len(order)]
-            world.solver = candidate
             try:
-                world.solver_settings()  # fails now, not mid-frame, if it is not built yet
+                self.world.solver_settings(candidate)  # fails now, not mid-frame, if it is not built
             except NotImplementedError:
                 continue
-            self.solver_choice[self._scene.name] = candidate
-            return
-        world.solver = current
+            return candidate
+        return current
+
+    def set_solver(self, name: str) -> None:
+        """Run the current scene with solver ``name`` (remembered for it; other scenes keep theirs)."""
+        self.world.solver = name
+        self.solver_choice[self._scene.name] = name
+
+    def cycle_solver(self) -> None:
+        """`m`: the current scene's next solver."""
+        self.set_solver(self.next_solver(self.world.solver))
 
     def fire(self) -> None:
         """Fire a bullet from the scene's turret toward the cursor (nothing without a turret)."""

@@ -19,26 +19,33 @@ from typing import Any, TextIO
 import numpy as np
 from PIL import Image
 
-from demo import controls
+from demo import controls, readout, scenes
 from demo.actions import Simulation
-from demo.context import Context
+from demo.context import Context, text_scale
 from demo.draw.camera import Camera
-from demo.draw.hud import HudContent, HudLayout
+from demo.draw.hud import HudContent, layout_hud
 from demo.draw.mesh import BodyMesh
 from demo.draw.overlays import draw_world_overlays
 from demo.draw.render import Renderer
 from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
+from demo.loading import Loader, Ticket
 from demo.scenes import Scene
 
-#: Overlay fade as in the original: alpha = 255 - timer, timer += 8 per 1/60 s frame.
-OVERLAY_FADE_PER_FRAME, OVERLAY_FRAME_S = 8.0, 1.0 / 60.0
+#: The help stays up this long (s of real time) after the program starts, a scene is shown, the
+#: game is unpaused or `h` is pressed, unless a key or button is pressed first; it then fades
+#: out over HELP_FADE_S. While paused it stays (as in the original).
+HELP_SECONDS, HELP_FADE_S = 4.0, 0.5
+#: A message (a saved screenshot's path, a file that did not load) stays this long (s).
+MESSAGE_SECONDS = 6.0
+#: The frame time assumed for the very first frame (s).
+FIRST_FRAME_S = 1.0 / 60.0
 #: Longest frame time (s) taken into account (after a pause in the debugger, a drag, ...).
 MAX_FRAME_DT = 0.25
 ZOOM_STEP = 1.15
-#: The heads-up line's fps and physics figures are refreshed every this many frames.
-HUD_REFRESH_FRAMES = 15
-#: A font of size s pixels advances about 1.23 s + 1 pixels per line.
-FONT_LINE_FACTOR = 1.23
+#: Where F2 saves screenshots unless told otherwise: the user's pictures, not the working folder.
+SCREENSHOT_DIR = Path.home() / "Pictures" / "polycolly"
+#: Inputs that do not dismiss the help (it is theirs, or they are not a user's action).
+HELP_KEEPERS = frozenset({"help", "pause", "screenshot"})
 
 
 class App(Simulation):
@@ -47,7 +54,11 @@ class App(Simulation):
 
     ``scene``, ``seed``, ``bodies``: what to build first (or ``scene`` an already built
     ``Scene``); ``solver``: the first scene's solver instead of its own.
-    ``screenshot_dir``: where F2 saves PNGs. ``out``: where one-line messages go.
+    ``screenshot_dir``: where F2 saves PNGs (default SCREENSHOT_DIR). ``out``: where one-line
+    messages go. ``renderer``: one already made for this context (the start-up frames').
+    ``loader``: a demo.loading.Loader: scenes are then built and solvers made ready on its
+    worker thread while the current scene keeps running (a window's program); without one
+    (offscreen, recording, replaying) everything happens at once, in order.
     """
 
     def __init__(
@@ -59,18 +70,34 @@ class App(Simulation):
         solver: str | None = None,
         screenshot_dir: Path | None = None,
         out: TextIO = sys.stdout,
+        renderer: Renderer | None = None,
+        loader: Loader | None = None,
     ) -> None:
         super().__init__(solver=solver, out=out)
         self.ctx = ctx
-        self.screenshot_dir = Path.cwd() if screenshot_dir is None else Path(screenshot_dir)
+        self.screenshot_dir = SCREENSHOT_DIR if screenshot_dir is None else Path(screenshot_dir)
         width, height = ctx.framebuffer_size()
-        self.renderer = Renderer(text_scale=self._text_scale())
+        self.renderer = renderer if renderer is not None else Renderer(text_scale=self._text_scale())
+        self.loader = loader
         self.mesh = BodyMesh()
-        self.hud = HudLayout()
         self._font_for: tuple[int, int, int] | None = None  # framebuffer size the font was fitted to
+        self._bar_top: tuple[Any, float] = (None, 0.0)  # (scene and size, the bar's height)
         self.camera = Camera((0.0, 0.0, 100.0, 100.0), width, height)
         self.running = True
-        self.overlay_timer = 0.0
+        #: Real seconds since the help was last brought up; it shows while below HELP_SECONDS.
+        self.help_age = 0.0
+        self.help_page = 0
+        self.help_pages = 1
+        self._message_age = 0.0
+        #: Leave out frames that would look the same as the last one drawn (a window: its picture
+        #: stays on the screen); ``drawn`` says whether the last frame drew.
+        self.skip_unchanged = False
+        self.drawn = True
+        self._drawn: tuple[Any, ...] | None = None
+        #: A scene being built (or a solver being made ready) on the loader's worker thread.
+        self.pending: Ticket | None = None
+        self.pending_name: str | None = None
+        self.pending_solver: str | None = None
         self._events: list[tuple[Any, ...]] = []
         self.cursor_window = np.array([width * 0.5, height * 0.5])
         #: --record: one entry per frame, {"dt": s, "events": [...]} (what the frame consumed);
@@ -82,8 +109,10 @@ class App(Simulation):
         self.frame_count = 0
         self.screenshots: list[Path] = []
         self.legend: list[Any] = []
-        self._fps = 0.0
-        self._hud_figures: tuple[int, str, str, str] | None = None  # (frame, fps, physics, contacts)
+        #: The press actions of the last frame (the profile names the slowest frames' by them).
+        self.frame_actions: list[str] = []
+        self.fps = 0.0
+        self.hud_figures: tuple[int, str, str, str] | None = None  # (frame, fps, physics, contacts)
         self._last_frame_clock: float | None = None
         self.profile: dict[str, list[float]] = {
             "frame_ms": [],
@@ -94,7 +123,7 @@ class App(Simulation):
             "draw_cpu_ms": [],
         }
         if isinstance(scene, str):
-            self.load_scene(scene, seed, bodies)
+            Simulation.load_scene(self, scene, seed, bodies)
         else:
             self.use_scene(scene)
 
@@ -127,6 +156,72 @@ class App(Simulation):
         """Show an already built scene (tests and scripts build their own) with its view."""
         super().use_scene(scene)
         self.camera.set_view(scene.view)
+        self.hud_figures = None  # the last scene's figures are not this one's
+        self.show_help()
+        self.help_page = 0
+        # Lay the frame out now: the camera fits the world below the heads-up bar, whose
+        # height depends on the scene, and the cursor's world point depends on the camera.
+        self._build_frame()
+
+    @property
+    def asynchronous(self) -> bool:
+        """Whether scenes are built off the drawing thread (a window, not recording or replaying)."""
+        return self.loader is not None and self.recording is None and self.replay is None
+
+    def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
+        """Build scene ``name`` and show it: at once, or (:attr:`asynchronous`) on the loader's
+        worker, the current scene running on until it is built; a failure becomes the message."""
+        if not self.asynchronous:
+            super().load_scene(name, seed, bodies)
+            return
+        assert self.loader is not None
+        if self.pending is not None:
+            self.pending.cancelled = True
+        needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
+        self.pending = self.loader.submit(
+            f"build {name}", lambda: scenes.build_scene(name, seed, bodies), needs
+        )
+        self.pending_name = name
+
+    def tab_position(self) -> str:
+        return self.pending_name if self.pending is not None and self.pending_name else super().tab_position()
+
+    def cycle_solver(self) -> None:
+        """`m`: the next solver for this scene, once its kernels are ready (asynchronous: the
+        scene runs on with its solver until they are; the HUD says so)."""
+        if self.asynchronous and self.loader is not None:
+            current = self.pending_solver or self.world.solver
+            candidate = self.next_solver(current)
+            if not self.loader.ready(f"solver:{candidate}"):
+                self.pending_solver = candidate
+                return
+            self.pending_solver = None
+            if candidate != self.world.solver:
+                self.set_solver(candidate)
+            return
+        super().cycle_solver()
+
+    def _poll_pending(self) -> None:
+        """Take a finished build or a solver that has become ready."""
+        ticket = self.pending
+        if ticket is not None and ticket.done:
+            self.pending, self.pending_name = None, None
+            if ticket.error is not None:
+                self.say(str(ticket.error) if isinstance(ticket.error, ValueError) else repr(ticket.error))
+            elif not ticket.cancelled:
+                self.use_scene(ticket.result)
+                self.message = ""
+                self.frame_actions.append("shown")
+        solver = self.pending_solver
+        if solver is not None and self.loader is not None and self.loader.ready(f"solver:{solver}"):
+            self.pending_solver = None
+            self.set_solver(solver)
+
+    def say(self, message: str) -> None:
+        """Show ``message`` at the bottom for MESSAGE_SECONDS (and print it)."""
+        self.message = message
+        self._message_age = 0.0
+        print(message, file=self.out, flush=True)
 
     def cursor_pixels(self) -> np.ndarray:
         """The cursor in framebuffer pixels (window coordinates scaled for HiDPI)."""
@@ -140,28 +235,19 @@ class App(Simulation):
         px, py = self.cursor_pixels()
         return self.camera.screen_to_world(px, py)
 
-    def _font_px(self, width: int, height: int) -> int:
-        """Font size: BASE_FONT_PX (times the HiDPI scale), smaller if the help would not fit."""
-        rows = controls.help_rows()
-        lines = len(rows) + 3  # heads-up line, a gap, the help, the bottom margin
-        fit_height = (height / lines - 1) / FONT_LINE_FACTOR
-        atlas = self.renderer.atlas
-        help_width = max(atlas.text_width(label) for label, _ in rows) + atlas.cell[0]
-        help_width += max(atlas.text_width(text) for _, text in rows)
-        # Text width grows in proportion to the font size: the help takes at most half the width.
-        fit_width = atlas.pixel_size * (0.5 * width - 8) / help_width
-        fit = int(min(fit_height, fit_width))
-        return int(np.clip(fit, MIN_FONT_PX, BASE_FONT_PX * self._text_scale()))
+    def _font_px(self) -> int:
+        """The font size: BASE_FONT_PX times the HiDPI scale (never below MIN_FONT_PX: a small
+        window gets wrapped and paged help instead of smaller letters)."""
+        return max(BASE_FONT_PX, MIN_FONT_PX) * self._text_scale()
 
     def _text_scale(self) -> int:
-        fb_w, _ = self.ctx.framebuffer_size()
-        win_w, _ = self.ctx.window_size()
-        return max(1, round(fb_w / max(win_w, 1)))
+        return text_scale(self.ctx)
 
     # -- actions ----------------------------------------------------------------------------------
 
     def _process_input(self) -> None:
         events, self._events = self._events, []
+        self.frame_actions = []
         recorded = self.recording[-1]["events"] if self.recording is not None else None
         frame_cursor = self._replay_cursor
         for k, event in enumerate(events):
@@ -187,6 +273,10 @@ class App(Simulation):
                 action = controls.action_for(name, shift)
                 if action is None:
                     continue
+                if pressed:
+                    self.frame_actions.append(action)
+                if pressed and action not in HELP_KEEPERS and not self.paused:
+                    self.dismiss_help()
                 if action in controls.HOLD_ACTIONS:
                     self.hold(action, pressed, shift)
                 elif pressed:
@@ -215,7 +305,23 @@ class App(Simulation):
         return True
 
     def show_help(self) -> None:
-        self.overlay_timer = 0.0
+        """`h` (or a new scene, unpausing): the help comes back; `h` while it is up turns its page."""
+        if self.help_alpha >= 1.0 and self.help_pages > 1:
+            self.help_page += 1
+        self.help_age = 0.0
+
+    def dismiss_help(self) -> None:
+        """The first input after the help came up: it fades out now."""
+        self.help_age = max(self.help_age, HELP_SECONDS)
+
+    def hide_help(self) -> None:
+        """Take the help away at once (scripts and tests that want the bare scene)."""
+        self.help_age = HELP_SECONDS + HELP_FADE_S
+
+    @property
+    def help_alpha(self) -> float:
+        """How visible the help is: 1 while up, fading to 0 over HELP_FADE_S."""
+        return float(np.clip(1.0 - (self.help_age - HELP_SECONDS) / HELP_FADE_S, 0.0, 1.0))
 
     # -- the frame --------------------------------------------------------------------------------
 
@@ -225,12 +331,13 @@ class App(Simulation):
         real = clock - self._last_frame_clock if self._last_frame_clock is not None else 0.0
         self._last_frame_clock = clock
         if real > 0.0:
-            self._fps = 1.0 / real if self._fps == 0.0 else 0.9 * self._fps + 0.1 / real
+            self.fps = 1.0 / real if self.fps == 0.0 else 0.9 * self.fps + 0.1 / real
         if frame_dt is None:
-            frame_dt = real if real > 0.0 else OVERLAY_FRAME_S
+            frame_dt = real if real > 0.0 else FIRST_FRAME_S
         frame_dt = self._recorded_input(min(max(float(frame_dt), 0.0), MAX_FRAME_DT))
 
         self._process_input()
+        self._poll_pending()
         # The physics of one frame sees one cursor, in world units: the window's size is queried
         # live from the window system and may change while the frame runs (a resize in flight),
         # so the cursor is pinned here, recorded, and a replay pins the same one.
@@ -246,21 +353,25 @@ class App(Simulation):
         physics_ms = (time.perf_counter() - t_physics) * 1000.0
 
         t_draw, cpu_draw = time.perf_counter(), time.thread_time()
-        self.draw()
+        self.drawn = self.draw()
         draw_ms = (time.perf_counter() - t_draw) * 1000.0
         # This thread's CPU time: what our code and the GL calls it makes cost, without waits.
         self.profile["draw_cpu_ms"].append((time.thread_time() - cpu_draw) * 1000.0)
         if self._screenshot_requested:
             self._screenshot_requested = False
             try:
-                self.save_screenshot()
+                path = self.save_screenshot()
             except ValueError as exc:  # F2 into a folder we cannot write: say so, keep running
-                self.message = str(exc)
-                print(exc, file=self.out, flush=True)
+                self.say(str(exc))
+            else:
+                self.say(f"screenshot saved: {path}")
         if self.paused:
-            self.overlay_timer = 0.0
+            self.help_age = 0.0
         else:
-            self.overlay_timer += OVERLAY_FADE_PER_FRAME * frame_dt / OVERLAY_FRAME_S
+            self.help_age += frame_dt
+        self._message_age += frame_dt
+        if self.message and self._message_age > MESSAGE_SECONDS and self.pending is None:
+            self.message = ""
         self.frame_count += 1
         self.profile["physics_ms"].append(physics_ms)
         self.profile["draw_ms"].append(draw_ms)
@@ -284,120 +395,118 @@ class App(Simulation):
             self.recording.append({"dt": frame_dt, "events": [list(event) for event in self._events]})
         return frame_dt
 
-    @property
-    def overlay_alpha(self) -> float:
-        return float(np.clip(255.0 - self.overlay_timer, 0.0, 255.0)) / 255.0
+    def draw(self) -> bool:
+        """Build this frame's batches and draw them; False when nothing was drawn: the
+        framebuffer has no area, or (:attr:`skip_unchanged`) the frame would be the same as the
+        last one drawn."""
+        self.renderer.draw_calls = 0
+        t_build = time.perf_counter()
+        frame = self._build_frame()
+        if frame is None:
+            return False
+        width, height, fills, lines, points, text, bodies = frame
+        t_gl = time.perf_counter()
+        self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
+        if self.skip_unchanged:
+            # Everything the picture is made of: when it is what the screen shows, there is
+            # nothing to draw (an idle scene then costs the building above and no rasterising).
+            signature = (
+                width,
+                height,
+                bodies[1],
+                bodies[2][: self.world.body_count].tobytes(),
+                self.camera.matrix().tobytes(),
+                fills.tobytes(),
+                lines.tobytes(),
+                points.tobytes(),
+                text.tobytes(),
+            )
+            if signature == self._drawn:
+                return False
+            self._drawn = signature
+        self.renderer.draw(
+            self.ctx.framebuffer, width, height, self.camera, fills, lines, points, text, bodies
+        )
+        self.profile["draw_gl_ms"].append((time.perf_counter() - t_gl) * 1000.0)
+        return True
 
-    def draw(self) -> None:
-        """Build this frame's batches and draw them (nothing when the framebuffer has no area)."""
+    def _build_frame(self) -> tuple[Any, ...] | None:
+        """This frame's batches: (width, height, fills, lines, points, text, bodies), or None
+        when the framebuffer has no area. Fits the camera below the heads-up bar."""
         width, height = self.ctx.framebuffer_size()
         if width <= 0 or height <= 0:
-            self.renderer.draw_calls = 0
-            return
+            return None
         self.camera.resize(width, height)
         scale = self._text_scale()
         self.renderer.set_text_scale(scale)
         if self._font_for != (width, height, scale):
             self._font_for = (width, height, scale)
-            self.renderer.set_font_size(self._font_px(width, height))
-        t_build = time.perf_counter()
+            self.renderer.set_font_size(self._font_px())
         world = self.world
         wv = world.world_vertices()
         # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.draw.mesh KIND_*).
         kinds = world.body_kind.astype(np.int64)
         # The bodies' fills stay on the GPU; only their poses go up each frame.
-        _, lines, points = self.mesh.update(
-            wv, world.local_vertices, world.vertex_count, kinds, fills=False
-        )
         overlay = self.renderer.overlay
         overlay.clear()
         self.legend = draw_world_overlays(overlay, self, wv)
         self._scene.on_overlay(overlay, self.frame_input())
         # After on_overlay, which may set the body colours for this frame.
+        lines, points = self.mesh.update(
+            wv, world.local_vertices, world.vertex_count, kinds, self._scene.body_colors
+        )
         body_fills = self.mesh.body_fills(
             world.local_vertices, world.vertex_count, kinds, self._scene.body_colors
         )
-        bodies = (body_fills, self.mesh.version, self.mesh.poses(world.position, world.angle))
+        poses = self.mesh.poses(world.position, world.angle)
+        bodies = (
+            body_fills,
+            self.mesh.version,
+            poses,
+            self.mesh.static_vertices,
+            self.mesh.static_key(poses),
+        )
         fills, extra_lines, extra_points = overlay.fills(), overlay.lines(), overlay.points()
         if len(extra_lines):
             lines = np.concatenate([lines, extra_lines])
         if len(extra_points):
             points = np.concatenate([points, extra_points])
-        text = self.hud.build(
-            self.renderer.text,
-            self.renderer.atlas,
-            self.hud_content(),
-            width,
-            height,
-            self.renderer.text_scale,
-        )
-        t_gl = time.perf_counter()
-        self.renderer.draw(
-            self.ctx.framebuffer, width, height, self.camera, fills, lines, points, text, bodies
-        )
-        self.profile["draw_gl_ms"].append((time.perf_counter() - t_gl) * 1000.0)
-        self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
+        content = self.hud_content()
+        # The world is fitted below the top bar, whose height the labels' places depend on.
+        hud = layout_hud(self.renderer.text, content, width, height, self.renderer.text_scale)
+        # The bar only grows while the scene and the size stay (a figure that wraps onto a new
+        # line and back would make the picture jump).
+        key = (id(self._scene), width, height)
+        top = max(hud.top, self._bar_top[1]) if self._bar_top[0] == key else hud.top
+        self._bar_top = (key, top)
+        if abs(top - self.camera.top) > 0.5:
+            self.camera.set_top(top)
+            content.labels = self.labels()
+            hud = layout_hud(self.renderer.text, content, width, height, self.renderer.text_scale)
+        self.help_pages = hud.help_pages
+        self.hud_panels = hud.panels
+        return width, height, fills, lines, points, hud.vertices, bodies
 
-    def hud_content(self) -> HudContent:
-        """This frame's heads-up text: the HUD line, status, message, labels, help and stats."""
+    def redraw(self) -> None:
+        """Draw the next frame even if it is the same (the window's picture was lost)."""
+        self._drawn = None
+
+    def labels(self) -> list[tuple[str, float, float, Any]]:
         labels = []
         for label, point, color in self.renderer.overlay.labels():
             px, py = self.camera.world_to_screen(point)
             labels.append((label, float(px), float(py), color))
-        alpha = self.overlay_alpha
-        return HudContent(
-            hud_line=self.hud_line(),
-            status=self._scene.status,
-            message=self.message,
-            labels=labels,
-            stats=self.stats_lines() if alpha > 0.0 else (),
-            help_rows=self.help_rows() if alpha > 0.0 else (),
-            help_alpha=alpha,
-            legend=self.legend,
-        )
+        return labels
 
-    def hud_line(self) -> str:
-        world = self.world
-        # The measured figures change every frame; shown at a readable rate they also keep the
-        # line's glyph layout cached between refreshes.
-        if self._hud_figures is None or self.frame_count - self._hud_figures[0] >= HUD_REFRESH_FRAMES:
-            physics = float(np.median(self.step_ms)) if self.step_ms else 0.0
-            self._hud_figures = (
-                self.frame_count,
-                f"{self._fps:.0f} fps",
-                f"physics {physics:.2f} ms/step",
-                f"contacts {len(world.contacts)}",
-            )
-        parts = [
-            self._scene.name,
-            f"solver {world.solver}" if "solver" in self.features else None,
-            "PAUSED" if self.paused else None,
-            *self._hud_figures[1:3],
-            f"bodies {world.body_count}",
-            self._hud_figures[3],
-        ]
-        return "  |  ".join(p for p in parts if p)
+    def hud_content(self) -> HudContent:
+        """This frame's text (demo.readout)."""
+        return readout.hud_content(self)
+
+    def hud_line(self, template: bool = False) -> str:
+        return readout.hud_line(self, template)
 
     def stats_lines(self) -> list[str]:
-        cursor = self.cursor_world()
-        on = {True: "on", False: "off"}
-        # Only the switches and values this scene's keys change (sat has no gravity to show).
-        lines = [f"mouse: {cursor[0]:.1f}, {cursor[1]:.1f}"]
-        if "gravity" in self.features:
-            lines.append(f"Gravity : {on[self.gravity_on]}")
-        if "material" in self.features:
-            lines += [
-                f"Friction : {on[self.friction_on]}",
-                f"Stat.Fric. : {on[self.static_friction_on]}",
-            ]
-        lines.append(f"bodies : {self.world.body_count}")
-        if "material" in self.features:
-            lines += [
-                f"Dyn.Fric. : {self.friction:.2f}",
-                f"Restitution : {self.restitution:.2f}",
-                f"Stat.Fric. : {self.static_friction:.2f}",
-            ]
-        return [*lines, "", *self._scene.help]
+        return readout.stats_lines(self)
 
     def help_rows(self) -> list[tuple[str, str]]:
         """The help overlay's rows for the current scene: what each of its inputs does there."""
@@ -420,5 +529,4 @@ class App(Simulation):
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise ValueError(f"screenshot {path}: cannot write it ({reason})") from None
         self.screenshots.append(path)
-        print(f"screenshot saved: {path}", file=self.out, flush=True)
         return path

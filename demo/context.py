@@ -79,6 +79,14 @@ class Context:
     def should_close(self) -> bool:
         return False
 
+    def key_down(self, name: str) -> bool:
+        """Whether key ``name`` (a glfw key name such as "ESCAPE") is held (windows only)."""
+        return False
+
+    def refresh_rate(self, default: float) -> float:
+        """Frames per second the display shows (``default`` when it does not say, or offscreen)."""
+        return default
+
     def close(self) -> None:
         raise NotImplementedError
 
@@ -415,6 +423,16 @@ class WindowContext(Context):
     def should_close(self) -> bool:
         return bool(self._glfw.window_should_close(self.window))
 
+    def key_down(self, name: str) -> bool:
+        return self._glfw.get_key(self.window, getattr(self._glfw, f"KEY_{name}")) == self._glfw.PRESS
+
+    def refresh_rate(self, default: float) -> float:
+        """The primary monitor's refresh rate, if it says one of at least ``default``."""
+        monitor = self._glfw.get_primary_monitor()
+        mode = self._glfw.get_video_mode(monitor) if monitor else None
+        rate = float(getattr(mode, "refresh_rate", 0) or 0)
+        return rate if rate >= default else default
+
     def request_close(self) -> None:
         self._glfw.set_window_should_close(self.window, True)
 
@@ -423,6 +441,13 @@ class WindowContext(Context):
             self._glfw.destroy_window(self.window)
             self.window = None
             self._glfw.terminate()
+
+
+def text_scale(ctx: Context) -> int:
+    """Framebuffer pixels per window pixel (2 on a HiDPI screen), at least 1."""
+    fb_w, _ = ctx.framebuffer_size()
+    win_w, _ = ctx.window_size()
+    return max(1, round(fb_w / max(win_w, 1)))
 
 
 def open_context(headless: bool, width: int, height: int, title: str = "polycolly") -> Context:

@@ -252,6 +252,8 @@ ACTIONS: tuple[str, ...] = tuple(dict.fromkeys(a for b in BINDINGS for _, a in b
 
 #: Actions that act while held rather than once per press.
 HOLD_ACTIONS = frozenset(a for b in BINDINGS if b.kind == HOLD for _, a in b.inputs)
+#: Press actions that a held key repeats (at the keyboard's repeat rate).
+REPEATING = frozenset({"more_bodies", "fewer_bodies", "slower", "faster"})
 
 
 # ----------------------------------------------------------------------------------------------

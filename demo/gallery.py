@@ -1,4 +1,5 @@
-"""Save one screenshot per scene: ``python -m demo.gallery [DIR] [--size WxH] [--frames N]``.
+"""Save one screenshot per scene: ``python -m demo.gallery [DIR] [--size WxH] [--frames N]``;
+``--readme`` prints README's scene table instead.
 
 Renders offscreen (EGL or OSMesa): each scene runs ``frames`` frames of 1/60 s with the overlays
 that explain it turned on, and its last frame is saved as ``DIR/<name>.png`` (default
@@ -26,6 +27,8 @@ GALLERY_OVERLAYS: dict[str, tuple[str, ...]] = {
 #: Frames to run before the picture, per scene (default DEFAULT_FRAMES).
 GALLERY_FRAMES = {"pile": 240, "restitution": 50, "bullet": 3, "crack": 40, "concave": 100, "bullets": 60}
 DEFAULT_FRAMES = 90
+#: In rigid, the turret fires this many frames before the picture (its bullet is in flight).
+TURRET_SHOT_FRAMES = 8
 FRAME_S = 1.0 / 60.0
 
 
@@ -34,25 +37,48 @@ def render_scene(app: Any, name: str, frames: int) -> None:
     app.load_scene(name)
     for key in app.show:
         app.show[key] = key in GALLERY_OVERLAYS.get(name, ())
-    app.overlay_timer = 255.0  # the help has faded, as after a few seconds of use
+    app.hide_help()  # the help has gone, as after a few seconds of use
+    fb_w, fb_h = app.ctx.framebuffer_size()
     if name in ("bullets", "laser"):
         # Aim up and to the right of the player and keep the button down.
-        fb_w, fb_h = app.ctx.framebuffer_size()
         app.cursor(fb_w * 0.75, fb_h * 0.25)
         app.mouse_button("MOUSE_LEFT", True)
-    for _ in range(frames):
+    for frame in range(frames):
+        if name == "rigid" and frame == frames - TURRET_SHOT_FRAMES:
+            # A turret bullet on its way to the lowest moving body, seen in flight.
+            world = app.world
+            moving = [i for i in range(world.body_count) if not world.static[i]]
+            target = min(moving, key=lambda i: world.position[i, 1])
+            app.cursor(*app.camera.world_to_screen(world.position[target]))
+            app.press("X")
         app.frame(FRAME_S)
-        app.overlay_timer = 255.0
+        app.hide_help()
     app.mouse_button("MOUSE_LEFT", False)
+
+
+def readme_table(folder: str = "assets/gallery") -> str:
+    """README's scene table (markdown): each scene's picture, what it shows and its solver."""
+    from demo import controls, scenes  # noqa: PLC0415 - the engine: only when asked
+
+    rows = ["| Scene | | What it shows | Solver |", "|---|---|---|---|"]
+    for name, description in scenes.describe():
+        scene = scenes.build_scene(name)
+        solver = f"`{scene.world.solver}`" if "solver" in controls.scene_features(scene) else "-"
+        rows.append(f"| `{name}` | ![{name}]({folder}/{name}.png) | {description} | {solver} |")
+    return "\n".join(rows) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m demo.gallery", description=__doc__.splitlines()[0])
     parser.add_argument("directory", nargs="?", type=Path, default=Path("assets/gallery"))
+    parser.add_argument("--readme", action="store_true", help="print README's scene table and exit")
     parser.add_argument("--size", default="640x480", help="picture size WxH (default 640x480)")
     parser.add_argument("--frames", type=int, default=None, help="frames per scene (default: per scene)")
     parser.add_argument("--scene", action="append", help="only this scene (repeatable)")
     args = parser.parse_args(argv)
+    if args.readme:
+        sys.stdout.write(readme_table())
+        return 0
     width, height = (int(v) for v in args.size.lower().split("x"))
 
     from demo import context, scenes  # noqa: PLC0415

@@ -8,6 +8,8 @@ from typing import Any
 
 import glfw
 
+from demo import controls
+
 #: glfw key names (glfw.KEY_<NAME>) with the same name in demo.controls.
 NAMED_KEYS = (
     "LEFT",
@@ -59,9 +61,15 @@ def connect_window(app: Any, window: Any) -> None:
 
     def on_key(_win: Any, key: int, _scancode: int, action: int, mods: int) -> None:
         name = keys.get(key)
-        if name is None or action == glfw.REPEAT:
+        if name is None:
             return
-        app.key(name, action == glfw.PRESS, bool(mods & glfw.MOD_SHIFT))
+        shift = bool(mods & glfw.MOD_SHIFT)
+        if action == glfw.REPEAT:
+            # A held key repeats only the actions that step a value (+ and - add bodies).
+            if controls.action_for(name, shift) in controls.REPEATING:
+                app.key(name, True, shift)
+            return
+        app.key(name, action == glfw.PRESS, shift)
 
     def on_button(_win: Any, button: int, action: int, mods: int) -> None:
         name = buttons.get(button)
@@ -74,8 +82,12 @@ def connect_window(app: Any, window: Any) -> None:
     def on_scroll(_win: Any, _dx: float, dy: float) -> None:
         app.scroll(dy)
 
+    def on_refresh(_win: Any) -> None:
+        app.redraw()  # uncovered or resized: the picture must be drawn again
+
     # Keep references: glfw holds only weak ones to Python callables.
-    app.callbacks = (on_key, on_button, on_cursor, on_scroll)
+    app.callbacks = (on_key, on_button, on_cursor, on_scroll, on_refresh)
+    glfw.set_window_refresh_callback(window, on_refresh)
     glfw.set_key_callback(window, on_key)
     glfw.set_mouse_button_callback(window, on_button)
     glfw.set_cursor_pos_callback(window, on_cursor)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from demo.draw.mesh import FILL_FLOATS, NOISE_TEXCOORD_SCALE, VERTEX_FLOATS, fill_array, vertex_array
+from demo.draw.mesh import FILL_FLOATS, VERTEX_FLOATS, polygon_fill, vertex_array
 from demo.draw.palette import Color
 
 #: Arrow heads: length as a fraction of the arrow, capped (world units), and half-angle (rad).
@@ -42,10 +42,7 @@ class OverlayBatch:
         v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
         k = len(v)
         if fill is not None and k >= 3:
-            j = np.arange(k - 2)
-            tri = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1).ravel()
-            colors = np.broadcast_to(np.asarray(fill, dtype=np.float32), (len(tri), 4))
-            self._fills.append(fill_array(v[tri], v[tri] * NOISE_TEXCOORD_SCALE, colors))
+            self._fills.append(polygon_fill(v, fill))
         if outline is not None and k >= 2:
             ends = np.arange(k if k >= 3 else 1)
             self.add_lines(np.stack([v[ends], v[(ends + 1) % k]], axis=1), outline)

@@ -15,17 +15,36 @@ MAX_ZOOM = 50.0
 
 
 class Camera:
-    """Shows ``view = (x0, y0, x1, y1)`` (world units) as large as fits, centred, aspect kept.
+    """Shows ``view = (x0, y0, x1, y1)`` (world units) as large as fits, centred, aspect kept,
+    in the framebuffer below its top ``top`` pixels (the heads-up bar's: the world is fitted
+    under it, so the bar covers no body at zoom 1).
 
     ``zoom`` multiplies the fitted scale; ``center`` is the world point at the middle of the
-    framebuffer. ``resize(width, height)`` is called with the framebuffer size in pixels.
+    area below the bar. ``resize(width, height)`` is called with the framebuffer size in pixels.
     """
 
-    def __init__(self, view: tuple[float, float, float, float], width: int = 640, height: int = 480) -> None:
+    def __init__(
+        self, view: tuple[float, float, float, float], width: int = 640, height: int = 480, top: float = 0.0
+    ) -> None:
         self.view = tuple(float(v) for v in view)
         self.width = max(int(width), 1)
         self.height = max(int(height), 1)
+        self.top = 0.0
+        self.set_top(top)
         self.reset()
+
+    def set_top(self, top: float) -> None:
+        """Reserve the framebuffer's top ``top`` pixels (at most half of it) for the heads-up bar."""
+        self.top = float(np.clip(top, 0.0, 0.5 * self.height))
+
+    @property
+    def _area_height(self) -> float:
+        return max(self.height - self.top, 1.0)
+
+    @property
+    def _area_centre_y(self) -> float:
+        """The pixel row of the middle of the area below the bar."""
+        return self.top + 0.5 * self._area_height
 
     def reset(self) -> None:
         """Back to the scene's view: fitted, centred, zoom 1."""
@@ -41,19 +60,19 @@ class Camera:
         """New framebuffer size in pixels; a zero size (minimised window) is kept at 1 pixel."""
         self.width = max(int(width), 1)
         self.height = max(int(height), 1)
+        self.set_top(self.top)
 
     @property
     def pixels_per_unit(self) -> float:
         x0, y0, x1, y1 = self.view
-        fit = min(self.width / (x1 - x0), self.height / (y1 - y0))
+        fit = min(self.width / (x1 - x0), self._area_height / (y1 - y0))
         return fit * self.zoom
 
     def visible_rect(self) -> tuple[float, float, float, float]:
         """The world rectangle (x0, y0, x1, y1) the framebuffer shows."""
-        half_w = 0.5 * self.width / self.pixels_per_unit
-        half_h = 0.5 * self.height / self.pixels_per_unit
-        cx, cy = self.center
-        return (cx - half_w, cy - half_h, cx + half_w, cy + half_h)
+        x0, y1 = self.screen_to_world(0.0, self.top)
+        x1, y0 = self.screen_to_world(float(self.width), float(self.height))
+        return (float(x0), float(y0), float(x1), float(y1))
 
     def matrix(self) -> np.ndarray:
         """(4, 4) float32 world -> clip-space matrix, column-major ready for glUniformMatrix4fv."""
@@ -63,7 +82,8 @@ class Camera:
         m[0, 0] = sx
         m[1, 1] = sy
         m[0, 3] = -sx * self.center[0]
-        m[1, 3] = -sy * self.center[1]
+        # The view's centre sits at the middle of the area below the bar, not of the framebuffer.
+        m[1, 3] = -sy * self.center[1] + 1.0 - 2.0 * self._area_centre_y / self.height
         return m
 
     def screen_to_world(self, px: float, py: float) -> np.ndarray:
@@ -72,7 +92,7 @@ class Camera:
         return np.array(
             [
                 self.center[0] + (px - 0.5 * self.width) / ppu,
-                self.center[1] - (py - 0.5 * self.height) / ppu,
+                self.center[1] - (py - self._area_centre_y) / ppu,
             ]
         )
 
@@ -82,7 +102,7 @@ class Camera:
         return np.array(
             [
                 0.5 * self.width + (point[0] - self.center[0]) * ppu,
-                0.5 * self.height - (point[1] - self.center[1]) * ppu,
+                self._area_centre_y - (point[1] - self.center[1]) * ppu,
             ]
         )
 

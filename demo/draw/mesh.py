@@ -2,10 +2,18 @@
 segment bodies as lines, particles as points.
 
 A line or point vertex is VERTEX_FLOATS float32: x, y, u, v, r, g, b, a; a fill vertex adds an
-outline code (which sides of its triangle are on the outline, and in which colour) and its
-body: FILL_FLOATS float32. :class:`BodyMesh` keeps the per-body work between frames: the
-bodies' fills are built once in local coordinates and placed by the vertex shader from their
-poses, which is all that changes from frame to frame.
+outline code (which sides of its triangle are on the outline, and in which colour), its body,
+and what its antialiasing needs: FILL_FLOATS float32. :class:`BodyMesh` keeps the per-body
+work between frames: the bodies' fills are built once in local coordinates and placed by the
+vertex shader from their poses, which is all that changes from frame to frame.
+
+Antialiasing without multisampling (which a software rasteriser pays for dearly): each
+polygon is drawn half a pixel inside its true outline, and a one-pixel *fringe* of two
+triangles per side straddles the outline, fading from opaque to transparent, so an edge pixel
+is covered about as much as the polygon covers it. Widths are in pixels, so the vertex shader
+moves the corners: each carries its *miter* (the direction that moves both its sides one pixel
+outward) and how many pixels to move along it (FRINGE_SHIFT). Lines become quads one pixel
+wider than the line (:func:`line_quads`), their edges faded in the same way.
 """
 
 from __future__ import annotations
@@ -26,9 +34,22 @@ from demo.draw.palette import (
 
 #: Floats per vertex: position (2), texture coordinate (2), colour (4).
 VERTEX_FLOATS = 8
-#: Floats per fill vertex: VERTEX_FLOATS, the outline code (see _fan_outline) and the body
-#: (index + 1, whose pose the vertex shader applies to a local position; 0: world position).
-FILL_FLOATS = 10
+#: Floats per fill vertex: VERTEX_FLOATS, the outline code (see _fan_outline), the body
+#: (index + 1, whose pose the vertex shader applies to a local position; 0: world position),
+#: the corner's miter (2, in the same frame as the position) and its shift in pixels.
+FILL_FLOATS = 13
+#: The outline code's flag for a fringe triangle (see module docstring).
+FRINGE = 32
+#: Where corners go, in pixels along their miter: a polygon's (and a fringe's inner corners)
+#: half a pixel in, a fringe's outer corners half a pixel out.
+INSET_SHIFT, FRINGE_SHIFT = -0.5, 0.5
+#: A miter is at most this long (sharp corners would send it far out).
+MITER_LIMIT = 4.0
+#: Floats per line-quad vertex: position (2), its offset in pixels (2), colour (4), and its
+#: signed distance in pixels from the line's middle, across it (1).
+LINE_QUAD_FLOATS = 9
+#: Line width in pixels (at HiDPI scale 1).
+LINE_PX = 1.25
 #: Bodies per row of the pose texture (x, y, cos, sin per texel).
 POSE_WIDTH = 1024
 #: The original's noise texture coordinate: local vertex * 0.06.
@@ -57,15 +78,77 @@ def fill_array(
     texcoords: np.ndarray,
     colors: np.ndarray,
     outline: np.ndarray | None = None,
+    miter: np.ndarray | None = None,
+    shift: np.ndarray | float = 0.0,
 ) -> np.ndarray:
     """Fill vertices (FILL_FLOATS float32 each, three per triangle, in order).
 
-    ``outline`` (m,): the outline code of each vertex (see :func:`_fan_outline`); None: no outline.
+    ``outline`` (m,): the outline code of each vertex (see :func:`_fan_outline`); None: no
+    outline. ``miter`` (m, 2) and ``shift`` (m,) or a number: see the module docstring (None:
+    the corners stay where they are).
     """
     out = np.empty((len(positions), FILL_FLOATS), dtype=np.float32)
     out[:, 0:8] = vertex_array(positions, texcoords, colors)
     out[:, 8] = 0.0 if outline is None else outline
     out[:, 9] = 0.0  # world coordinates, no body
+    out[:, 10:12] = 0.0 if miter is None else miter
+    out[:, 12] = shift
+    return out
+
+
+def miters(vertices: np.ndarray, count: np.ndarray) -> np.ndarray:
+    """Each corner's miter, (n, MAXV, 2): the vector that moves both of its sides one unit
+    outward (``vertices (n, MAXV, 2)`` counter-clockwise polygons of ``count (n,)`` corners;
+    corners past the count, and bodies of fewer than 3, get zeros)."""
+    n, maxv = vertices.shape[0], vertices.shape[1]
+    if n == 0 or maxv == 0:
+        return np.zeros_like(vertices)
+    k = np.maximum(np.asarray(count, dtype=np.int64), 1)[:, None]
+    index = np.arange(maxv)[None, :]
+    rows = np.arange(n)[:, None]
+    after = vertices[rows, (index + 1) % k] - vertices
+    length = np.hypot(after[..., 0], after[..., 1])
+    # Outward normal of side i (corner i to i + 1) of a counter-clockwise polygon: (dy, -dx).
+    normal = np.stack([after[..., 1], -after[..., 0]], axis=-1) / np.maximum(length, 1e-12)[..., None]
+    before = normal[rows, (index - 1) % k]
+    both = before + normal
+    dot = np.sum(before * normal, axis=-1)
+    miter = both / np.maximum(1.0 + dot, 1e-6)[..., None]
+    size = np.hypot(miter[..., 0], miter[..., 1])
+    miter *= (np.minimum(size, MITER_LIMIT) / np.maximum(size, 1e-12))[..., None]
+    miter[(index >= count[:, None]) | (count[:, None] < 3)] = 0.0
+    return miter
+
+
+def line_quads(lines: np.ndarray, width_px: float = LINE_PX) -> np.ndarray:
+    """Line vertices (2 m, VERTEX_FLOATS: segment ends in pairs) -> quads (6 m, LINE_QUAD_FLOATS).
+
+    Each quad covers its segment and half a pixel more on every side (``width_px`` wide plus a
+    pixel across); the vertex shader moves each corner by its pixel offset, and the fragment
+    shader fades the edges by the distance across.
+    """
+    m = len(lines) // 2
+    out = np.zeros((6 * m, LINE_QUAD_FLOATS), dtype=np.float32)
+    if m == 0:
+        return out
+    a, b = lines[0::2, 0:2].astype(np.float64), lines[1::2, 0:2].astype(np.float64)
+    d = b - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    t = d / np.maximum(length, 1e-12)[:, None]
+    t[length <= 0.0] = (1.0, 0.0)
+    n = np.stack([-t[:, 1], t[:, 0]], axis=1)
+    reach = 0.5 * width_px + 0.5
+    # Corners: (end, side) for the triangles (a-, b-, b+) and (a-, b+, a+).
+    ends = np.array([0, 1, 1, 0, 1, 0])
+    sides = np.array([-1.0, -1.0, 1.0, -1.0, 1.0, 1.0])
+    position = np.where(ends[None, :, None] == 0, a[:, None, :], b[:, None, :])
+    along = np.where(ends == 0, -0.5, 0.5)
+    offset = n[:, None, :] * (sides * reach)[None, :, None] + t[:, None, :] * along[None, :, None]
+    color = np.where(ends[None, :, None] == 0, lines[0::2, None, 4:8], lines[1::2, None, 4:8])
+    out[:, 0:2] = position.reshape(-1, 2)
+    out[:, 2:4] = offset.reshape(-1, 2)
+    out[:, 4:8] = color.reshape(-1, 4)
+    out[:, 8] = np.tile(sides * reach, m)
     return out
 
 
@@ -108,12 +191,32 @@ def body_geometry(
     tri = np.arange(max(maxv - 2, 0))
     body, j = np.nonzero(tri[None, :] < (count - 2)[:, None])
     corners = np.stack([np.zeros_like(j), j + 1, j + 2], axis=1)
-    fills = fill_array(
+    corner_miters = miters(world_vertices, count)
+    fans = fill_array(
         world_vertices[body[:, None], corners].reshape(-1, 2),
         (local_vertices[body[:, None], corners] * NOISE_TEXCOORD_SCALE).reshape(-1, 2),
         np.repeat(fill_colors[is_static[body].astype(np.int64)], 3, axis=0),
         _fan_outline(j, count[body], is_static[body]),
+        corner_miters[body[:, None], corners].reshape(-1, 2),
+        INSET_SHIFT,
     )
+    # Fringes: side i of a k-gon (corners i, i + 1), inner corners c, outer corners o, as the
+    # triangles (c_i, c_i+1, o_i+1) and (c_i, o_i+1, o_i).
+    side = np.arange(maxv)
+    body, i = np.nonzero((side[None, :] < count[:, None]) & (count[:, None] >= 3))
+    nxt = (i + 1) % count[body]
+    corner = np.stack([i, nxt, nxt, i, nxt, i], axis=1)
+    shift = np.tile([INSET_SHIFT, INSET_SHIFT, FRINGE_SHIFT, INSET_SHIFT, FRINGE_SHIFT, FRINGE_SHIFT], len(i))
+    kind = 1 + (is_static[body] == KIND_STATIC)
+    fringes = fill_array(
+        world_vertices[body[:, None], corner].reshape(-1, 2),
+        (local_vertices[body[:, None], corner] * NOISE_TEXCOORD_SCALE).reshape(-1, 2),
+        np.repeat(fill_colors[is_static[body].astype(np.int64)], 6, axis=0),
+        np.repeat(FRINGE + 8 * kind, 6).astype(np.float32),
+        corner_miters[body[:, None], corner].reshape(-1, 2),
+        shift,
+    )
+    fills = np.concatenate([fans, fringes])
 
     # A segment body is drawn as its one line (a polygon's outline is drawn with its fill).
     body = np.nonzero(count == 2)[0]
@@ -132,6 +235,21 @@ def body_geometry(
     return fills, lines, points
 
 
+def polygon_fill(vertices: np.ndarray, color: Color) -> np.ndarray:
+    """One convex polygon ``vertices (k, 2)`` (world units, either winding), filled in ``color``
+    with its antialiasing fringe: fill vertices (3 (k - 2) + 6 k, FILL_FLOATS)."""
+    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+    x, y = v[:, 0], v[:, 1]
+    if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0.0:
+        v = v[::-1]  # counter-clockwise, so that the miters point out
+    k = len(v)
+    rows = np.zeros((1, k), dtype=np.int64)
+    fills = body_geometry(v[None], v[None], np.array([k]), rows[:, 0])[0]
+    fills[:, 4:8] = np.asarray(color, dtype=np.float32)
+    fills[:, 8] = np.where(fills[:, 8] >= FRINGE, FRINGE, 0.0)  # no outline: the fringe fades the fill
+    return fills
+
+
 class BodyMesh:
     """``body_geometry`` with the per-body work done once: between frames only positions change.
 
@@ -146,7 +264,12 @@ class BodyMesh:
         self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.fill_body = np.zeros(0, dtype=np.int64)
+        self.line_body = np.zeros(0, dtype=np.int64)
+        self.point_body = np.zeros(0, dtype=np.int64)
         self._local_fills = np.zeros((0, FILL_FLOATS), dtype=np.float32)
+        #: How many of the fill vertices (first) belong to static bodies.
+        self.static_vertices = 0
+        self._static_bodies = np.zeros(0, dtype=np.int64)
         self._built = 0  # rebuilds so far: the bodies' part of the key of _colored
         self._colored: tuple[int, tuple[Any, ...], np.ndarray] | None = None
         #: Changes whenever :meth:`body_fills` returns different vertices (the renderer re-uploads).
@@ -162,6 +285,8 @@ class BodyMesh:
     ) -> np.ndarray:
         """The bodies' fills in local coordinates with their body (column 9 = index + 1), for
         the vertex shader to place with :meth:`poses`; ``colors`` overrides bodies' fill colours.
+        The static bodies' vertices come first (:attr:`static_vertices` of them): the renderer
+        keeps their picture between frames while they stay where they are.
 
         Rebuilt (and :attr:`version` bumped) only when the bodies or the colours change.
         """
@@ -174,6 +299,11 @@ class BodyMesh:
             self._colored = (self._built, key, fills)
             self.version += 1
         return self._colored[2]
+
+    def static_key(self, poses: np.ndarray) -> bytes:
+        """What the static bodies' picture depends on besides the fills: their poses (scenes may
+        move a static body: the teaching pairs do)."""
+        return poses[self._static_bodies].tobytes()
 
     def poses(self, position: np.ndarray, angle: np.ndarray) -> np.ndarray:
         """``(rows * POSE_WIDTH, 4)`` float32 texels (x, y, cos, sin) of the bodies, zero-padded."""
@@ -201,19 +331,21 @@ class BodyMesh:
         local_vertices: np.ndarray,
         vertex_count: np.ndarray,
         static: np.ndarray,
-        fills: bool = True,
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Same arguments and results as :func:`body_geometry` (the arrays are reused: copy to keep).
-
-        ``fills=False``: the fills are not brought up to date (drawn from :meth:`body_fills`).
-        """
+        colors: Mapping[int, Color] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The segment bodies' lines and the particles' points now, as :func:`body_geometry`
+        gives them, ``colors`` overriding some bodies' (the arrays are reused: copy to keep);
+        the fills are :meth:`body_fills`."""
         self._check(local_vertices, vertex_count, static)
         assert self._templates is not None and self._gather is not None
         flat = world_vertices.reshape(-1, 2)
-        for number, (template, index) in enumerate(zip(self._templates, self._gather, strict=True)):
-            if number or fills:
-                template[:, 0:2] = flat[index]
-        return self._templates
+        for template, index in zip(self._templates[1:], self._gather[1:], strict=True):
+            template[:, 0:2] = flat[index]
+        lines, points = self._templates[1], self._templates[2]
+        if colors:
+            lines = recolor_fills(lines, self.line_body, colors)
+            points = recolor_fills(points, self.point_body, colors)
+        return lines, points
 
     def _rebuild(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
         n, maxv = local_vertices.shape[0], local_vertices.shape[1]
@@ -222,22 +354,32 @@ class BodyMesh:
         templates = body_geometry(tags, local_vertices, vertex_count, static)
         gather = tuple(t[:, 0].astype(np.int64) for t in templates)
         self._gather = gather  # type: ignore[assignment]
-        #: The body each fill vertex belongs to (for per-body colour overrides).
+        #: The body each fill, line and point vertex belongs to (for per-body colour overrides).
         self.fill_body = gather[0] // max(maxv, 1)
+        self.line_body = gather[1] // max(maxv, 1)
+        self.point_body = gather[2] // max(maxv, 1)
         self._templates = templates
         self._local = local_vertices
         self._static = np.array(static, dtype=np.int64)
-        local = templates[0].copy()
-        local[:, 0:2] = local_vertices.reshape(-1, 2)[gather[0]]
+        # The fills in the bodies' own frames (their miters too), placed by the vertex shader;
+        # the static bodies' first (a stable reordering keeps fans before fringes in each part).
+        local = body_geometry(local_vertices, local_vertices, vertex_count, static)[0]
         local[:, 9] = self.fill_body + 1
-        self._local_fills = local
+        kinds = np.asarray(static, dtype=np.int64)
+        is_static = kinds[self.fill_body] == KIND_STATIC if len(kinds) else np.zeros(0, dtype=bool)
+        order = np.argsort(~is_static, kind="stable")
+        self._local_fills = local[order]
+        self.fill_body = self.fill_body[order]
+        self.static_vertices = int(np.count_nonzero(is_static))
+        self._static_bodies = np.flatnonzero(kinds == KIND_STATIC)
         self._built += 1
 
 
 def recolor_fills(fills: np.ndarray, fill_body: np.ndarray, colors: Mapping[int, Color]) -> np.ndarray:
-    """A copy of ``fills`` (BodyMesh's fill vertices) with body ``i``'s colour set to ``colors[i]``.
+    """A copy of ``fills`` (vertices with the colour in columns 4..7: fills, lines or points) with
+    body ``i``'s colour set to ``colors[i]``.
 
-    ``fill_body`` (vertices,) int: the body each fill vertex belongs to (``BodyMesh.fill_body``).
+    ``fill_body`` (vertices,) int: the body each vertex belongs to (``BodyMesh.fill_body``).
     """
     out = fills.copy()
     for body, color in colors.items():

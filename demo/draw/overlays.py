@@ -27,9 +27,9 @@ NORMAL_FRACTION = 0.04
 IMPULSE_MAX_FRACTION = 0.12
 #: Separation is printed next to each contact normal only when there are at most this many.
 MAX_SEPARATION_LABELS = 12
-#: The turret: its barrel length, as a fraction of the view's height; the base is as wide and
-#: half as high; the barrel is BARREL_WIDTH of its length wide.
-TURRET_SIZE, BARREL_WIDTH = 0.045, 0.22
+#: The turret: its barrel length, as a fraction of the view's height; the barrel is
+#: BARREL_WIDTH of its length wide, the hub HUB_RADIUS of it in radius.
+TURRET_SIZE, BARREL_WIDTH, HUB_RADIUS = 0.045, 0.22, 0.4
 #: A turret bullet: its radius (fraction of the view's height) and how far back (s of its
 #: flight) its red trail reaches.
 BULLET_RADIUS, TRAIL_S = 0.006, 0.04
@@ -99,10 +99,11 @@ def draw_world_overlays(batch: OverlayBatch, sim: OverlaySource, wv: np.ndarray)
 
 
 def turret_shapes(scene: Any, cursor: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The turret of ``scene`` aimed at ``cursor (2,)``: (base (k, 2), barrel (4, 2), muzzle (2,)).
+    """The turret of ``scene`` aimed at ``cursor (2,)``: (hub (k, 2), barrel (4, 2), muzzle (2,)).
 
-    The base is a dome on the turret's point; the barrel a long thin box from its centre toward
-    the cursor; the muzzle the barrel's far end, where bullets leave. The scene must have a turret.
+    The hub is a disc on the turret's point (it looks the same on a floor or under a ceiling);
+    the barrel a long thin box from its centre toward the cursor; the muzzle the barrel's far
+    end, where bullets leave. The scene must have a turret.
     """
     centre = np.asarray(scene.turret, dtype=np.float64)
     size = TURRET_SIZE * view_height(scene)
@@ -110,13 +111,10 @@ def turret_shapes(scene: Any, cursor: np.ndarray) -> tuple[np.ndarray, np.ndarra
     norm = float(np.hypot(*aim))
     direction = aim / norm if norm > 1e-9 else np.array([0.0, 1.0])
     side = np.array([-direction[1], direction[0]]) * (0.5 * BARREL_WIDTH * size)
-    muzzle = centre + direction * size
-    barrel = np.array([centre - side, muzzle - side, muzzle + side, centre + side])
-    angles = np.linspace(0.0, math.pi, 9)
-    dome = centre + 0.5 * size * np.column_stack([np.cos(angles), np.sin(angles)])
-    flat = np.array([centre + (0.5 * size, -0.25 * size), centre + (-0.5 * size, -0.25 * size)])
-    base = np.concatenate([flat[:1], dome, flat[1:]])
-    return base, barrel, muzzle
+    end = centre + direction * size
+    barrel = np.array([centre - side, end - side, end + side, centre + side])
+    hub = centre + HUB_RADIUS * size * _RING
+    return hub, barrel, end
 
 
 def muzzle(scene: Any, cursor: np.ndarray) -> np.ndarray:
@@ -125,13 +123,12 @@ def muzzle(scene: Any, cursor: np.ndarray) -> np.ndarray:
 
 
 def draw_turret(batch: OverlayBatch, scene: Any, cursor: np.ndarray) -> None:
-    """The turret: a barrel toward the cursor on a dome-shaped base, over the bodies."""
-    base, barrel, _ = turret_shapes(scene, cursor)
+    """The turret, over the bodies: a barrel toward the cursor on a round hub, named."""
+    hub, barrel, _ = turret_shapes(scene, cursor)
     batch.add_polygon(barrel, palette.TURRET, palette.TURRET)
-    batch.add_polygon(base, palette.TURRET_BASE, palette.TURRET)
-    batch.add_text(
-        "turret (x)", np.asarray(scene.turret) + (0.6 * TURRET_SIZE * view_height(scene), 0.0), palette.TURRET
-    )
+    batch.add_polygon(hub, palette.TURRET_BASE, palette.TURRET)
+    size = TURRET_SIZE * view_height(scene)
+    batch.add_text("turret (x)", np.asarray(scene.turret) + (0.6 * size, 0.5 * size), palette.TURRET)
 
 
 def draw_bullets(batch: OverlayBatch, sim: OverlaySource) -> None:

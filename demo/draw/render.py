@@ -13,6 +13,7 @@ imported before the context module has chosen its platform.
 from __future__ import annotations
 
 import ctypes
+import os
 from importlib.resources.abc import Traversable
 
 import numpy as np
@@ -21,13 +22,22 @@ from OpenGL import GL
 from demo import resources
 from demo.draw.batch import OverlayBatch
 from demo.draw.camera import Camera
-from demo.draw.mesh import FILL_FLOATS, OUTLINE_COLORS, POSE_WIDTH, VERTEX_FLOATS
+from demo.draw.mesh import (
+    FILL_FLOATS,
+    LINE_PX,
+    LINE_QUAD_FLOATS,
+    OUTLINE_COLORS,
+    POSE_WIDTH,
+    VERTEX_FLOATS,
+    line_quads,
+)
 from demo.draw.palette import BACKGROUND
 from demo.draw.text import BASE_FONT_PX, GlyphAtlas, TextBatch
 
 SHADER_DIR = resources.path("shaders")
 
-#: Outline width (framebuffer pixels) of the polygons, as the original's 1-pixel lines.
+#: Outline width (framebuffer pixels) inside the polygons; with the antialiasing fringe outside
+#: it, a polygon's outline looks about as wide as the original's 1-pixel lines.
 OUTLINE_PX = 1.0
 #: The original's noise texture: 128 x 128.
 NOISE_SIZE = 128
@@ -35,6 +45,23 @@ NOISE_SIZE = 128
 NOISE_MIN = 0.6
 #: Size of points (particles, contact points) in pixels at scale 1 (the original: 4).
 POINT_SIZE_PX = 4.0
+#: Multisample antialiasing: samples per pixel on a graphics processor (fewer if the driver has
+#: fewer). On a software rasteriser (Mesa's llvmpipe, softpipe) multisampling costs several
+#: times a frame's drawing (at 960 x 720, 4 samples: 33 ms a frame against 6), so there the
+#: edges are smoothed by the fringes alone (demo.draw.mesh): POLYCOLLY_MSAA=N overrides.
+MSAA_SAMPLES = 4
+SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
+
+
+def default_samples() -> int:
+    """Multisampling samples for this context: MSAA_SAMPLES on a graphics processor, 1 (off) on
+    a software rasteriser, or what POLYCOLLY_MSAA says."""
+    forced = os.environ.get("POLYCOLLY_MSAA", "").strip()
+    if forced.isdigit():
+        return max(int(forced), 1)
+    renderer = GL.glGetString(GL.GL_RENDERER)
+    name = renderer.decode("ascii", "replace").lower() if renderer else ""
+    return 1 if any(word in name for word in SOFTWARE_RENDERERS) else MSAA_SAMPLES
 
 
 class ShaderError(RuntimeError):
@@ -116,7 +143,9 @@ class _Stream:
         stride = floats * 4
         layout = [(0, 0, 2), (1, 8, 2), (2, 16, 4)]
         if floats == FILL_FLOATS:
-            layout += [(3, 32, 1), (4, 36, 1)]
+            layout += [(3, 32, 1), (4, 36, 1), (5, 40, 2), (6, 48, 1)]
+        elif floats == LINE_QUAD_FLOATS:
+            layout += [(3, 32, 1)]
         for location, offset, size in layout:
             GL.glEnableVertexAttribArray(location)
             GL.glVertexAttribPointer(
@@ -185,8 +214,79 @@ def _texture(image: np.ndarray, repeat: bool) -> int:
     return texture
 
 
+_EMPTY = np.zeros((0, VERTEX_FLOATS), dtype=np.float32)
+_EMPTY_FILLS = np.zeros((0, FILL_FLOATS), dtype=np.float32)
+
+
+class ColorTarget:
+    """A colour renderbuffer of ``samples`` samples per pixel in its own framebuffer object,
+    (re)sized on demand."""
+
+    def __init__(self, samples: int) -> None:
+        self.samples = samples
+        self.size = (0, 0)
+        self.fbo = int(GL.glGenFramebuffers(1))
+        self.color = int(GL.glGenRenderbuffers(1))
+
+    def bind(self, width: int, height: int) -> None:
+        """Draw into it from now on, ``width`` x ``height`` pixels."""
+        if self.size != (width, height):
+            GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, self.color)
+            if self.samples > 1:
+                GL.glRenderbufferStorageMultisample(
+                    GL.GL_RENDERBUFFER, self.samples, GL.GL_RGBA8, width, height
+                )
+            else:
+                GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, width, height)
+            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.fbo)
+            GL.glFramebufferRenderbuffer(
+                GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, self.color
+            )
+            self.size = (width, height)
+        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.fbo)
+
+
+def blit(source: int, target: int, width: int, height: int) -> None:
+    """Copy (or, from a multisampled buffer to a plain one, resolve) a whole picture."""
+    GL.glBindFramebuffer(GL.GL_READ_FRAMEBUFFER, source)
+    GL.glBindFramebuffer(GL.GL_DRAW_FRAMEBUFFER, target)
+    GL.glBlitFramebuffer(0, 0, width, height, 0, 0, width, height, GL.GL_COLOR_BUFFER_BIT, GL.GL_NEAREST)
+    GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, target)
+
+
+class MultisampleTarget:
+    """Where a frame is drawn: a multisampled colour buffer resolved into the real target after
+    (whatever the target, a window's framebuffer 0 or an offscreen framebuffer object, so
+    antialiasing does not depend on the window system), or with ``samples`` 1 the target itself.
+    ``samples``: samples per pixel actually in use.
+    """
+
+    def __init__(self, samples: int | None = None) -> None:
+        samples = default_samples() if samples is None else samples
+        most = int(GL.glGetIntegerv(GL.GL_MAX_SAMPLES))
+        self.samples = max(1, min(int(samples), most))
+        self.buffer = ColorTarget(self.samples) if self.samples > 1 else None
+
+    def framebuffer(self, target: int) -> int:
+        """The framebuffer the frame is drawn into for ``target``."""
+        return self.buffer.fbo if self.buffer is not None else target
+
+    def bind(self, width: int, height: int, target: int) -> None:
+        """Draw into the frame's buffer (``width`` x ``height``) from now on."""
+        if self.buffer is None:
+            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, target)
+        else:
+            self.buffer.bind(width, height)
+
+    def resolve(self, width: int, height: int, target: int) -> None:
+        """Average the samples into ``target`` (the frame's pixels from then on)."""
+        if self.buffer is not None:
+            blit(self.buffer.fbo, target, width, height)
+
+
 UNIFORMS = (
     "transform",
+    "round_points",
     "noise",
     "point_size",
     "viewport",
@@ -195,6 +295,8 @@ UNIFORMS = (
     "outline_colors",
     "poses",
     "pose_width",
+    "px_world",
+    "half_width",
 )
 
 
@@ -211,7 +313,7 @@ class Renderer:
             for name, program in self.programs.items()
             for u in UNIFORMS
         }
-        self.streams = {kind: _Stream() for kind in ("line", "point", "text")}
+        self.streams = {"line": _Stream(LINE_QUAD_FLOATS), "point": _Stream(), "text": _Stream()}
         # Two fill buffers used in turn, each holding the bodies' fills (uploaded when they
         # change) followed by this frame's overlay fills: writing the one the previous frame
         # may still be drawing from would make the driver wait for it.
@@ -243,6 +345,11 @@ class Renderer:
         self.atlas_texture = _texture(self.atlas.image, repeat=False)
         self.text = TextBatch(self.atlas)
         self.overlay = OverlayBatch()
+        self.target = MultisampleTarget()
+        #: The static bodies' picture, kept while they, the camera and the framebuffer stay put.
+        self.background = ColorTarget(self.target.samples)
+        self._background_key: tuple[object, ...] | None = None
+        self._last_static_key: bytes | None = None
         self.draw_calls = 0
 
     def set_text_scale(self, scale: int) -> None:
@@ -259,42 +366,49 @@ class Renderer:
         self.atlas_texture = _texture(self.atlas.image, repeat=False)
         self.text = TextBatch(self.atlas)
 
+    def draw_text_only(self, framebuffer: int, width: int, height: int, text: np.ndarray) -> None:
+        """Clear and draw only ``text`` (the start-up frame: no world yet)."""
+        self.draw(framebuffer, width, height, None, _EMPTY_FILLS, _EMPTY, _EMPTY, text)
+
     def draw(
         self,
         framebuffer: int,
         width: int,
         height: int,
-        camera: Camera,
+        camera: Camera | None,
         fills: np.ndarray,
         lines: np.ndarray,
         points: np.ndarray,
         text: np.ndarray,
-        bodies: tuple[np.ndarray, int, np.ndarray] | None = None,
+        bodies: tuple[np.ndarray, int, np.ndarray, int, bytes] | None = None,
     ) -> None:
         """Clear and draw one frame into ``framebuffer`` of ``width`` x ``height`` pixels.
 
         ``fills`` (world coordinates), ``lines``, ``points``, ``text``: this frame's batches.
-        ``bodies``: ``(fills, version, poses)`` from :class:`BodyMesh` (``body_fills``, its
-        ``version``, ``poses``): the bodies' fills, re-uploaded only when ``version`` changes,
-        drawn in the same call as ``fills``.
+        ``bodies``: ``(fills, version, poses, static, static_key)`` from :class:`BodyMesh`
+        (``body_fills``, its ``version``, ``poses``, ``static_vertices``, ``static_key``): the
+        bodies' fills, re-uploaded only when ``version`` changes, the first ``static`` of them
+        (the static bodies) drawn into the background only when ``static_key`` (their poses),
+        the version, the camera or the size change; the others in the same call as ``fills``.
         """
         self.draw_calls = 0
-        GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, framebuffer)
         if width <= 0 or height <= 0:
             return  # minimised: nothing to draw into
         GL.glViewport(0, 0, width, height)
-        GL.glClearColor(*BACKGROUND, 1.0)
-        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
         GL.glEnable(GL.GL_BLEND)
         GL.glBlendFunc(GL.GL_SRC_ALPHA, GL.GL_ONE_MINUS_SRC_ALPHA)
         GL.glEnable(GL.GL_PROGRAM_POINT_SIZE)
-        transform = camera.matrix()
+        transform = camera.matrix() if camera is not None else np.identity(4, dtype=np.float32)
+        px_world = 1.0 / camera.pixels_per_unit if camera is not None else 0.0
 
-        body_fills, version, poses = bodies if bodies is not None else (fills[:0], -1, None)
+        body_fills, version, poses, static, static_key = (
+            bodies if bodies is not None else (fills[:0], -1, None, 0, b"")
+        )
+        count = 0
         if len(fills) or len(body_fills):
-            program = self.programs["fill"]
-            GL.glUseProgram(program)
+            GL.glUseProgram(self.programs["fill"])
             GL.glUniformMatrix4fv(self._uniform["fill", "transform"], 1, GL.GL_TRUE, transform)
+            GL.glUniform1f(self._uniform["fill", "px_world"], px_world)
             GL.glActiveTexture(GL.GL_TEXTURE0)
             GL.glBindTexture(GL.GL_TEXTURE_2D, self.noise_texture)
             GL.glActiveTexture(GL.GL_TEXTURE1)
@@ -305,15 +419,42 @@ class Renderer:
             buffer = self.fill_buffers[self._fill_turn]
             self._fill_turn = 1 - self._fill_turn
             count = buffer.fill(body_fills, version, fills)
-            GL.glDrawArrays(GL.GL_TRIANGLES, 0, count)
+        # The static bodies are drawn once into the background and copied from there every
+        # frame (big walls cost a software rasteriser more than everything else together),
+        # unless they move from frame to frame (the teaching pairs): then with the others.
+        steady = static_key == self._last_static_key
+        self._last_static_key = static_key
+        if static and steady:
+            key = (version, width, height, transform.tobytes(), static_key)
+            if key != self._background_key:
+                self.background.bind(width, height)
+                GL.glClearColor(*BACKGROUND, 1.0)
+                GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+                GL.glDrawArrays(GL.GL_TRIANGLES, 0, static)
+                self.draw_calls += 1
+                self._background_key = key
+            self.target.bind(width, height, framebuffer)  # sized before it is copied into
+            blit(self.background.fbo, self.target.framebuffer(framebuffer), width, height)
+        else:
+            self.target.bind(width, height, framebuffer)
+            GL.glClearColor(*BACKGROUND, 1.0)
+            GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+            static = 0
+        if count > static:
+            GL.glDrawArrays(GL.GL_TRIANGLES, static, count - static)
             self.draw_calls += 1
         if len(lines) or len(points):
             GL.glUseProgram(self.programs["line"])
             GL.glUniformMatrix4fv(self._uniform["line", "transform"], 1, GL.GL_TRUE, transform)
             GL.glUniform1f(self._uniform["line", "point_size"], POINT_SIZE_PX * self.text_scale)
+            GL.glUniform1f(self._uniform["line", "px_world"], px_world)
             if len(lines):
-                self._draw("line", lines, GL.GL_LINES)
+                line_px = LINE_PX * self.text_scale
+                GL.glUniform1f(self._uniform["line", "half_width"], 0.5 * line_px)
+                GL.glUniform1i(self._uniform["line", "round_points"], 0)
+                self._draw("line", line_quads(lines, line_px), GL.GL_TRIANGLES)
             if len(points):
+                GL.glUniform1i(self._uniform["line", "round_points"], 1)
                 self._draw("point", points, GL.GL_POINTS)
         if len(text):
             GL.glUseProgram(self.programs["text"])
@@ -322,6 +463,7 @@ class Renderer:
             GL.glBindTexture(GL.GL_TEXTURE_2D, self.atlas_texture)
             self._draw("text", text, GL.GL_TRIANGLES)
         GL.glBindVertexArray(0)
+        self.target.resolve(width, height, framebuffer)
 
     def _upload_poses(self, poses: np.ndarray) -> None:
         """``poses (rows * POSE_WIDTH, 4)`` float32 into the bound pose texture (RGBA32F)."""

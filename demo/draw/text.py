@@ -1,59 +1,108 @@
-"""Overlay text: a glyph atlas rendered with Pillow at start-up, and text batches.
+"""Text: DejaVu Sans rasterised with Pillow into a glyph atlas, and text batches (numpy only).
 
-No GL here: the atlas is a numpy image that demo/render.py uploads once, and a ``TextBatch``
-turns strings into textured quads (float32 vertices in framebuffer pixels) with numpy.
+The atlas is built at the size the text is drawn at, in framebuffer pixels (the HiDPI scale
+included), so glyphs are drawn pixel for pixel. Glyphs advance by the font's own advances plus
+its kerning (measured by Pillow on each pair, once); the pen is kept in fractional pixels and
+each glyph placed at the nearest whole pixel. A :class:`TextBatch` turns strings into textured
+quads (float32 vertices in framebuffer pixels, origin top-left, y down) and also draws solid
+rectangles (panels, bars) from a white block of the atlas, in the same draw call.
+
+No GL here: demo/draw/render.py uploads the atlas image.
 """
 
 from __future__ import annotations
 
+import io
+import re
 from collections.abc import Sequence
+from functools import cache
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
+from demo import resources
+from demo.draw.palette import Color
+
+#: The font, shipped in assets/fonts with its licence (LICENSE-DejaVu.txt).
+FONT_FILE = "assets/fonts/DejaVuSans.ttf"
 #: Printable ASCII; anything else is drawn as '?'.
 FIRST_CHAR, LAST_CHAR = 32, 126
-#: Font size in pixels at HiDPI scale 1 (the original used GLUT's 8x13 bitmap font), and the
-#: smallest size the overlay shrinks to so that the help fits a small window.
-BASE_FONT_PX, MIN_FONT_PX = 13, 8
-_COLUMNS = 16
+#: Font size in pixels at HiDPI scale 1, and the smallest size the program ever draws (times
+#: the scale): below it a small window gets wrapped and paged help, not smaller letters.
+BASE_FONT_PX, MIN_FONT_PX = 14, 12
+#: Pixels of empty space around each glyph in the atlas (no bleeding between neighbours).
+PAD = 1
+#: Side of the solid white block the rectangles are drawn from.
+SOLID = 4
+#: Extra space between lines, as a fraction of the font size.
+LEADING = 0.1
+#: A label's shadow: offset (pixels at scale 1) and opacity.
+SHADOW_OFFSET, SHADOW_ALPHA = 1.0, 0.75
+_ATLAS_WIDTH = 512
+
+
+@cache
+def _font_bytes() -> bytes:
+    return resources.path(FONT_FILE).read_bytes()
+
+
+def load_font(pixel_size: int) -> ImageFont.FreeTypeFont:
+    """DejaVu Sans at ``pixel_size`` pixels (the em size)."""
+    return ImageFont.truetype(io.BytesIO(_font_bytes()), max(int(pixel_size), 1))
 
 
 class GlyphAtlas:
-    """Glyphs of printable ASCII in one image.
+    """Glyphs of printable ASCII in one image, with the metrics to lay text out.
 
-    ``image (h, w) uint8`` coverage; ``uv (95, 4)`` float32 (u0, v0, u1, v1) per glyph;
-    ``advance (95,)`` pixels; ``cell (w, h)`` pixels; ``line_height`` pixels.
+    ``image (h, w) uint8`` coverage; per glyph (95,): ``uv (95, 4)`` float32 atlas rectangle,
+    ``box (95, 4)`` float32 pixel rectangle (x0, y0, x1, y1) relative to the pen at the line's
+    top, ``advance (95,)`` pixels; ``line_height`` and ``ascent`` pixels; ``solid_uv (4,)``: a
+    fully covered block for rectangles.
     """
 
     def __init__(self, pixel_size: int = BASE_FONT_PX) -> None:
         size = max(int(pixel_size), 1)
         self.pixel_size = size
-        font: ImageFont.FreeTypeFont | ImageFont.ImageFont
-        try:
-            font = ImageFont.load_default(size=size)
-        except TypeError:  # Pillow without FreeType: the fixed bitmap font
-            font = ImageFont.load_default()
+        self.font = load_font(size)
+        ascent, descent = self.font.getmetrics()
+        self.ascent = int(ascent)
+        self.line_height = int(ascent + descent + round(LEADING * size))
         chars = [chr(c) for c in range(FIRST_CHAR, LAST_CHAR + 1)]
-        ascent, descent = font.getmetrics() if hasattr(font, "getmetrics") else (size, size // 4)
-        cell_h = int(ascent + descent) + 2
-        advance = np.array([max(font.getlength(ch), 1.0) for ch in chars], dtype=np.float32)
-        cell_w = int(np.ceil(advance.max())) + 2
-        rows = (len(chars) + _COLUMNS - 1) // _COLUMNS
-        image = Image.new("L", (cell_w * _COLUMNS, cell_h * rows), 0)
+        self.advance = np.array([self.font.getlength(ch) for ch in chars], dtype=np.float64)
+        boxes = np.array([self.font.getbbox(ch) for ch in chars], dtype=np.float64)  # anchor: left, ascender
+        # Shelf packing: glyphs left to right in rows as tall as the tallest glyph.
+        cell_h = int(np.ceil((boxes[:, 3] - boxes[:, 1]).max())) + 2 * PAD
+        x, y = SOLID + 2 * PAD, 0
+        places = []
+        for x0, _, x1, _ in boxes:
+            w = int(np.ceil(x1 - x0)) + 2 * PAD
+            if x + w > _ATLAS_WIDTH:
+                x, y = 0, y + cell_h
+            places.append((x, y))
+            x += w
+        height = y + cell_h
+        image = Image.new("L", (_ATLAS_WIDTH, height), 0)
         draw = ImageDraw.Draw(image)
+        draw.rectangle((PAD, PAD, PAD + SOLID - 1, PAD + SOLID - 1), fill=255)
         uv = np.zeros((len(chars), 4), dtype=np.float32)
-        width, height = image.size
-        for index, ch in enumerate(chars):
-            col, row = index % _COLUMNS, index // _COLUMNS
-            x, y = col * cell_w, row * cell_h
-            draw.text((x + 1, y + 1), ch, fill=255, font=font)
-            uv[index] = (x / width, y / height, (x + cell_w) / width, (y + cell_h) / height)
+        box = np.zeros((len(chars), 4), dtype=np.float32)
+        for index, (ch, (x0, y0, x1, y1), (px, py)) in enumerate(zip(chars, boxes, places, strict=True)):
+            w, h = int(np.ceil(x1 - x0)), int(np.ceil(y1 - y0))
+            # Draw so the glyph's box lands at (px + PAD, py + PAD).
+            draw.text((px + PAD - x0, py + PAD - y0), ch, fill=255, font=self.font)
+            gx, gy = px + PAD - 1, py + PAD - 1  # one texel of margin: smooth edges
+            uv[index] = (gx / _ATLAS_WIDTH, gy / height, (gx + w + 2) / _ATLAS_WIDTH, (gy + h + 2) / height)
+            box[index] = (x0 - 1, y0 - 1, x0 + w + 1, y0 + h + 1)
         self.image = np.asarray(image, dtype=np.uint8).copy()
         self.uv = uv
-        self.advance = advance
-        self.cell = (cell_w, cell_h)
-        self.line_height = cell_h - 1
+        self.box = box
+        self.drawn = (box[:, 2] - box[:, 0] > 2) & (box[:, 3] - box[:, 1] > 2)  # not a space
+        centre = (PAD + 0.5 * SOLID) / _ATLAS_WIDTH, (PAD + 0.5 * SOLID) / height
+        self.solid_uv = np.array([centre[0], centre[1], centre[0], centre[1]], dtype=np.float32)
+        self._kerning: dict[tuple[int, int], float] = {}
+        # Widths and wrapped lines of the strings seen (the HUD asks for the same ones every frame).
+        self._widths: dict[str, float] = {}
+        self._wraps: dict[tuple[str, int], list[str]] = {}
 
     def codes(self, text: str) -> np.ndarray:
         """Glyph indices (k,) int64 for ``text`` (unknown characters become '?')."""
@@ -61,22 +110,84 @@ class GlyphAtlas:
         raw = np.where((raw < FIRST_CHAR) | (raw > LAST_CHAR), ord("?"), raw)
         return raw - FIRST_CHAR
 
+    def kerning(self, codes: np.ndarray) -> np.ndarray:
+        """The kerning (pixels) before each glyph of ``codes (k,)``: (k,), the first 0."""
+        out = np.zeros(len(codes))
+        for i in range(1, len(codes)):
+            pair = (int(codes[i - 1]), int(codes[i]))
+            value = self._kerning.get(pair)
+            if value is None:
+                a, b = chr(pair[0] + FIRST_CHAR), chr(pair[1] + FIRST_CHAR)
+                value = self.font.getlength(a + b) - self.advance[pair[0]] - self.advance[pair[1]]
+                self._kerning[pair] = value
+            out[i] = value
+        return out
+
+    def pen(self, text: str) -> tuple[np.ndarray, np.ndarray, float]:
+        """(codes (k,), pen x of each glyph (k,), the text's width), pixels."""
+        codes = self.codes(text)
+        steps = self.advance[codes] + np.append(self.kerning(codes)[1:], 0.0)
+        x = np.concatenate([[0.0], np.cumsum(steps)[:-1]]) if len(codes) else np.zeros(0)
+        return codes, x, float(steps.sum())
+
     def text_width(self, text: str) -> float:
-        return float(self.advance[self.codes(text)].sum())
+        """``text``'s advance width in pixels (kerning included)."""
+        width = self._widths.get(text)
+        if width is None:
+            if len(self._widths) > 4096:
+                self._widths.clear()
+            width = self._widths[text] = self.pen(text)[2]
+        return width
+
+    def wrap(self, text: str, width: float) -> list[str]:
+        """``text`` broken into lines of at most ``width`` pixels, after spaces and slashes, or
+        inside a piece that alone is wider."""
+        key = (text, int(width))
+        lines = self._wraps.get(key)
+        if lines is None:
+            if len(self._wraps) > 4096:
+                self._wraps.clear()
+            lines = self._wraps[key] = self._wrap(text, width)
+        return list(lines)
+
+    def _wrap(self, text: str, width: float) -> list[str]:
+        if self.text_width(text) <= width:
+            return [text]
+        # Break after spaces and slashes (a path wraps at its folders); a piece still too long
+        # is cut where it reaches the width.
+        pieces = [piece for piece in re.split(r"(?<=[ /])", text) if piece]
+        lines: list[str] = []
+        line = ""
+        for piece in pieces:
+            if line and self.text_width((line + piece).rstrip()) > width:
+                lines.append(line.rstrip())
+                line = ""
+            while self.text_width(piece.rstrip()) > width and len(piece) > 1:
+                cut = max(1, self._fitting(piece, width))
+                lines.append(piece[:cut])
+                piece = piece[cut:]
+            line += piece
+        if line.strip():
+            lines.append(line.rstrip())
+        return lines or [""]
+
+    def _fitting(self, text: str, width: float) -> int:
+        """How many leading characters of ``text`` fit in ``width`` pixels."""
+        _, pen, _ = self.pen(text)
+        ends = pen + self.advance[self.codes(text)]
+        return int(np.searchsorted(ends, width, side="right"))
 
 
 class TextBatch:
-    """Strings laid out as textured quads: 6 vertices (x, y, u, v, r, g, b, a) per glyph."""
+    """Strings laid out as textured quads: 6 vertices (x, y, u, v, r, g, b, a) per glyph, and
+    solid rectangles (quads on the atlas' white block), in the order they were added."""
 
     def __init__(self, atlas: GlyphAtlas) -> None:
         self.atlas = atlas
         self._parts: list[np.ndarray] = []
-        # Each line's quads are laid out once at the origin and then only moved: the overlay's
+        # Each string's quads are laid out once at the origin and then only moved: the HUD's
         # lines rarely change from frame to frame.
         self._cache: dict[str, np.ndarray] = {}
-        # Whole blocks of placed lines (the help, the stats): the same from frame to frame
-        # except for their colour while they fade.
-        self._blocks: dict[tuple[tuple[str, float, float], ...], np.ndarray] = {}
 
     def clear(self) -> None:
         self._parts = []
@@ -86,73 +197,74 @@ class TextBatch:
         if quads is not None:
             return quads
         atlas = self.atlas
-        all_codes = atlas.codes(text)
-        # Each glyph starts where the advances of the ones before it end; spaces draw nothing.
-        x_start = np.cumsum(atlas.advance[all_codes]) - atlas.advance[all_codes]
-        drawn = all_codes != 0
-        codes, x_start = all_codes[drawn], x_start[drawn]
-        cw, ch = atlas.cell
-        x0 = x_start - 1.0
-        x1 = x0 + cw
-        y0 = np.full_like(x0, -1.0)
-        y1 = y0 + ch
-        u0, v0, u1, v1 = (atlas.uv[codes, i] for i in range(4))
-        # Two triangles per glyph: (0, 1, 2) and (0, 2, 3) of the corners TL, TR, BR, BL.
-        corners_x = np.stack([x0, x1, x1, x0, x1, x0], axis=1)
-        corners_y = np.stack([y0, y0, y1, y0, y1, y1], axis=1)
-        corners_u = np.stack([u0, u1, u1, u0, u1, u0], axis=1)
-        corners_v = np.stack([v0, v0, v1, v0, v1, v1], axis=1)
-        quads = np.zeros((len(codes) * 6, 8), dtype=np.float32)
-        quads[:, 0] = corners_x.ravel()
-        quads[:, 1] = corners_y.ravel()
-        quads[:, 2] = corners_u.ravel()
-        quads[:, 3] = corners_v.ravel()
+        codes, pen, _ = atlas.pen(text)
+        keep = atlas.drawn[codes]
+        codes, pen = codes[keep], pen[keep]
+        box = atlas.box[codes]
+        x0 = np.round(pen) + box[:, 0]
+        quads = _quads(x0, box[:, 1], x0 + (box[:, 2] - box[:, 0]), box[:, 3], atlas.uv[codes])
         if len(self._cache) > 512:
             self._cache.clear()
         self._cache[text] = quads
         return quads
 
-    def add(self, text: str, x: float, y: float, color: tuple[float, float, float, float]) -> None:
-        """Draw ``text`` with its top-left corner at pixel (x, y) in ``color`` (RGBA 0..1)."""
-        if not text or color[3] <= 0.0:
+    def add(self, text: str, x: float, y: float, color: Color, shadow: bool = False) -> float:
+        """Draw ``text`` with its line's top-left corner at pixel (x, y) in ``color`` (RGBA 0..1);
+        ``shadow``: a dark copy one pixel down and right first (reads over any background).
+        Returns the text's width in pixels."""
+        if not text:
+            return 0.0
+        if color[3] > 0.0:
+            quads = self._layout(text)
+            if len(quads):
+                if shadow:
+                    offset = SHADOW_OFFSET * max(1.0, self.atlas.pixel_size / BASE_FONT_PX)
+                    self._place(quads, x + offset, y + offset, (0.0, 0.0, 0.0, SHADOW_ALPHA * color[3]))
+                self._place(quads, x, y, color)
+        return self.atlas.text_width(text)
+
+    def add_spans(self, spans: Sequence[tuple[str, Color]], x: float, y: float) -> float:
+        """Consecutive pieces of one line in their own colours; returns the line's width."""
+        start = x
+        for text, color in spans:
+            x += self.add(text, x, y, color)
+        return x - start
+
+    def add_rect(self, x0: float, y0: float, x1: float, y1: float, color: Color) -> None:
+        """A solid rectangle from pixel (x0, y0) to (x1, y1) in ``color``."""
+        if color[3] <= 0.0 or x1 <= x0 or y1 <= y0:
             return
-        quads = self._layout(text)
-        if len(quads) == 0:
-            return
+        quads = _quads(
+            np.array([float(x0)]),
+            np.array([float(y0)]),
+            np.array([float(x1)]),
+            np.array([float(y1)]),
+            self.atlas.solid_uv[None, :],
+        )
+        quads[:, 4:8] = color
+        self._parts.append(quads)
+
+    def _place(self, quads: np.ndarray, x: float, y: float, color: Color) -> None:
         placed = quads.copy()
         placed[:, 0] += np.float32(round(x))
         placed[:, 1] += np.float32(round(y))
         placed[:, 4:8] = color
         self._parts.append(placed)
 
-    def add_block(
-        self, lines: Sequence[tuple[str, float, float]], color: tuple[float, float, float, float]
-    ) -> None:
-        """Several ``(text, x, y)`` lines in one ``color``, as :meth:`add` each would draw them."""
-        if color[3] <= 0.0 or not lines:
-            return
-        key = tuple((text, float(round(x)), float(round(y))) for text, x, y in lines)
-        placed = self._blocks.get(key)
-        if placed is None:
-            parts = []
-            for text, x, y in key:
-                quads = self._layout(text) if text else np.zeros((0, 8), dtype=np.float32)
-                moved = quads.copy()
-                moved[:, 0] += np.float32(x)
-                moved[:, 1] += np.float32(y)
-                parts.append(moved)
-            placed = np.concatenate(parts) if parts else np.zeros((0, 8), dtype=np.float32)
-            if len(self._blocks) > 16:
-                self._blocks.clear()
-            self._blocks[key] = placed
-        if len(placed) == 0:
-            return
-        block = placed.copy()
-        block[:, 4:8] = color
-        self._parts.append(block)
-
     def vertices(self) -> np.ndarray:
-        """All quads added since ``clear``: (6 * glyphs, 8) float32."""
+        """All quads added since ``clear``: (6 * quads, 8) float32."""
         if not self._parts:
             return np.zeros((0, 8), dtype=np.float32)
         return np.concatenate(self._parts)
+
+
+def _quads(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, uv: np.ndarray) -> np.ndarray:
+    """Two triangles per rectangle, (0, 1, 2) and (0, 2, 3) of the corners TL, TR, BR, BL:
+    (6 * n, 8) float32 with the colour left at 0."""
+    u0, v0, u1, v1 = (uv[:, i] for i in range(4))
+    quads = np.zeros((len(x0) * 6, 8), dtype=np.float32)
+    quads[:, 0] = np.stack([x0, x1, x1, x0, x1, x0], axis=1).ravel()
+    quads[:, 1] = np.stack([y0, y0, y1, y0, y1, y1], axis=1).ravel()
+    quads[:, 2] = np.stack([u0, u1, u1, u0, u1, u0], axis=1).ravel()
+    quads[:, 3] = np.stack([v0, v0, v1, v0, v1, v1], axis=1).ravel()
+    return quads

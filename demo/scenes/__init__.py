@@ -2,7 +2,7 @@
 
 Families: rigid (the default, T7), teaching (T1-T3, T5a, T6, T9), arcade (T4, T5b), shooter
 (T7b, T8), crack (seed 002), primitives (seed 001), benchmarks (demo/bench.py's scenes),
-engine (what the engine adds), files (JSON scene files). demo.scenes.catalog names them in Tab
+engine (what the engine adds), files (JSON scene files). demo.catalog names them in Tab
 order. Importable without GL: tests and benchmarks build scenes headless.
 
 ``build_scene(name, seed, bodies)`` builds one; ``run_stats`` runs one without drawing.
@@ -11,9 +11,9 @@ order. Importable without GL: tests and benchmarks build scenes headless.
 from __future__ import annotations
 
 from demo import controls
+from demo.catalog import BY_NAME, CATALOG, is_scene_file, resolve, scene_names, unknown_scene_message
 from demo.scenes import arcade, benchmarks, crack, engine, files, primitives, rigid, shooter, teaching
 from demo.scenes.base import TRAITS, Builder, FrameInput, Rect, Scene
-from demo.scenes.catalog import BY_NAME, CATALOG, is_scene_file, resolve, scene_names, unknown_scene_message
 from demo.scenes.stats import run_stats
 
 __all__ = [

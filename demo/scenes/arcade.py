@@ -28,8 +28,9 @@ PLAYER_DAMPING = 3.0
 #: T5b: every body turns at a constant rate drawn from this range (rad/s); collisions never
 #: change it (the arcade response treats rotation as kinematic).
 SPIN_RANGE = (1.0, 4.0)
-#: Where the arena scenes' turret sits: on the floor, left of the player, who starts in the middle.
-ARENA_TURRET = (8.0, 2.5)
+#: Where the arena scenes' turret sits: under the ceiling, at the left, away from the player
+#: (who starts in the middle) and from the bodies that fall to the floor.
+ARENA_TURRET = (8.0, 95.0)
 
 
 def push_player(world: World, player: int, direction: np.ndarray) -> None:

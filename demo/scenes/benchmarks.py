@@ -13,8 +13,8 @@ from demo.scenes.base import FrameInput, Rect, Scene, around, whole_world_fields
 
 #: How the benchmark scenes are framed (world rectangles), and where their turret sits.
 BENCH_VIEWS: dict[str, tuple[Rect, tuple[float, float]]] = {
-    "pyramid": ((-16.0, -2.0, 16.0, 22.0), (-14.0, 0.5)),
-    "pile": ((-23.0, -2.0, 23.0, 70.0), (0.0, 75.0)),
+    "pyramid": ((-16.0, -2.0, 16.0, 22.0), (-13.0, 19.0)),
+    "pile": ((-23.0, -2.0, 23.0, 70.0), (0.0, 66.0)),
 }
 BENCH_HELP = {
     "pyramid": "pyramid: 20 rows of 1 x 1 m boxes on the ground (210 boxes): the stacking benchmark",

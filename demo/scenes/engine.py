@@ -52,8 +52,8 @@ def build_restitution(seed: int = 0, bodies: int | None = None) -> RestitutionSc
     for k, e in enumerate(RESTITUTIONS):
         world.add_body(Polygon.box(1.0, 1.0), (-6.25 + 2.5 * k, DROP_HEIGHT), restitution=e)
     help_lines = ["restitution: boxes with restitution 0, 0.2, ... 1 (left to right) dropped together"]
-    # The turret on the ground, between the boxes of 0.4 and 0.6.
-    fields = fixed_count_fields("restitution", world, seed, (-9.0, -1.5, 9.0, 11.0), help_lines, (0.0, 0.1))
+    # The turret above the boxes' highest bounce, between the boxes of 0.4 and 0.6.
+    fields = fixed_count_fields("restitution", world, seed, (-9.0, -1.5, 9.0, 11.0), help_lines, (0.0, 10.2))
     return RestitutionScene(**fields, first=first)
 
 
@@ -66,6 +66,8 @@ def build_restitution(seed: int = 0, bodies: int | None = None) -> RestitutionSc
 FRICTIONS = (0.0, 0.2, 0.4, 0.6, 0.8)
 RAMP_ANGLE = math.radians(30.0)
 RAMP_LENGTH, RAMP_PITCH = 8.0, 9.0
+#: The end stops' centres (m): inside the view, so a box that slides off a ramp stays in sight.
+END_STOP_X = 23.0
 
 
 def ramp_frame(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -93,7 +95,7 @@ def build_friction(seed: int = 0, bodies: int | None = None) -> FrictionScene:
     world = World(gravity=(0.0, -10.0), restitution=0.0)
     world.solver_settings("iterative").sleep = False
     ground(world, -26.0, 26.0)
-    for x in (-26.5, 26.5):  # end stops: a frictionless box would otherwise slide on for ever
+    for x in (-END_STOP_X, END_STOP_X):  # a frictionless box would otherwise slide on for ever
         world.add_body(Polygon.box(1.0, 3.0), (x, 1.5), static=True)
     boxes = []
     for k, mu in enumerate(FRICTIONS):
@@ -104,8 +106,8 @@ def build_friction(seed: int = 0, bodies: int | None = None) -> FrictionScene:
     help_lines = [
         f"friction: 30 degree ramps (tan = {math.tan(RAMP_ANGLE):.2f}); box and ramp friction 0 .. 0.8"
     ]
-    # The turret on the ground, under the middle ramp.
-    fields = fixed_count_fields("friction", world, seed, (-24.0, -1.5, 24.0, 12.0), help_lines, (0.0, 0.2))
+    # The turret above the middle ramp.
+    fields = fixed_count_fields("friction", world, seed, (-24.0, -1.5, 24.0, 12.0), help_lines, (0.0, 11.0))
     return FrictionScene(**fields, boxes=boxes)
 
 
@@ -186,8 +188,8 @@ def build_concave(seed: int = 0, bodies: int | None = None) -> ConcaveScene:
         "concave: decompose() splits each outline into convex pieces (one colour per outline)",
         "each outline is one compound body: its pieces move as one rigid body",
     ]
-    # The turret on the ground, between the outlines.
-    fields = fixed_count_fields("concave", world, seed, (-14.0, -1.5, 14.0, 14.0), help_lines, (0.0, 0.1))
+    # The turret above the falling outlines.
+    fields = fixed_count_fields("concave", world, seed, (-14.0, -1.5, 14.0, 14.0), help_lines, (0.0, 13.0))
     return ConcaveScene(**fields, groups=groups, body_colors=colors)
 
 
@@ -201,11 +203,14 @@ TUMBLER_SIZE, TUMBLER_WALL, TUMBLER_SPIN, TUMBLER_BODIES = 12.0, 0.5, 0.3, 40
 
 def tumbler_walls() -> list[np.ndarray]:
     """The four walls' vertices in the box's frame (centre at the origin): bottom, right, top,
-    left; each is as long as the box plus both walls' thickness, so the corners are closed."""
+    left. The bottom and top run the box's length plus both walls' thickness, closing the
+    corners; the sides fit between them, so no two walls overlap (translucent, an overlap would
+    show as a brighter square)."""
     half = 0.5 * (TUMBLER_SIZE + TUMBLER_WALL)
-    long, thick = 0.5 * (TUMBLER_SIZE + 2 * TUMBLER_WALL), 0.5 * TUMBLER_WALL
+    thick = 0.5 * TUMBLER_WALL
+    long, short = 0.5 * TUMBLER_SIZE + TUMBLER_WALL, 0.5 * TUMBLER_SIZE
     flat = np.array([(-long, -thick), (long, -thick), (long, thick), (-long, thick)])
-    upright = flat[:, ::-1] * (-1.0, 1.0)  # turned a quarter turn CCW
+    upright = np.array([(-thick, -short), (thick, -short), (thick, short), (-thick, short)])
     return [flat + (0.0, -half), upright + (half, 0.0), flat + (0.0, half), upright + (-half, 0.0)]
 
 

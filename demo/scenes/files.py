@@ -332,7 +332,8 @@ def load_scene_file(path: str | Path, seed: int = 0) -> Scene:
         fields["bounds"] = around(spec["view"])
     if spec["bounds"] is not None:
         fields["bounds"] = spec["bounds"]
-    fields["help"] = [f"{Path(spec['path']).name}: {spec['description']}", *spec["help"], "l: reload the file"]
+    title = f"{Path(spec['path']).name}: {spec['description']}"
+    fields["help"] = [title, *spec["help"], "l: reload the file"]
     return Scene(
         **fields,
         dt=spec["dt"],

@@ -23,8 +23,9 @@ FIXED_BODIES = 5
 STATIC_PROBABILITY = 0.3
 #: The original program's material after its first key press (GameCode.cpp): we start with it.
 RIGID_FRICTION, RIGID_RESTITUTION, RIGID_STATIC_FRICTION = 0.3, 0.7, 0.5
-#: The original pulled with 5 units/s^2 but stepped 1/40 s per ~1/60 s frame, so it looked like ~11.
-RIGID_GRAVITY = 10.0
+#: The original's pace: gravity 5 units/s^2, and one step of 1/40 s per drawn frame (T7
+#: main.cpp), which at 60 frames a second is 1.5 simulated seconds a second.
+RIGID_GRAVITY, RIGID_DT, RIGID_TIME_SCALE = 5.0, 1.0 / 40.0, 1.5
 #: Fraction of the arena the random bodies' bounding circles may cover when spawning; above it,
 #: bodies are shrunk (999 full-size bodies cannot fit; the original let them overlap).
 SPAWN_FILL = 0.3
@@ -32,8 +33,8 @@ SPAWN_FILL = 0.3
 MEAN_CIRCLE_AREA = 66.8
 #: How many times a new body is shrunk, and by how much, when no free spot is found for it.
 SPAWN_SHRINKS, SPAWN_SHRINK_FACTOR = 6, 0.75
-#: Where the turret stands: on the floor, under the pin.
-RIGID_TURRET = (50.0, arena.ARENA_INSIDE[1] + 1.5)
+#: Where the turret stands: under the ceiling, above the pin, where falling bodies leave room.
+RIGID_TURRET = (50.0, arena.ARENA_INSIDE[3] - 3.0)
 
 
 def random_shape(rng: np.random.Generator, scale: float = 1.0) -> tuple[Polygon, bool, float]:
@@ -116,7 +117,9 @@ def build_rigid(seed: int = 0, bodies: int | None = None) -> RigidScene:
         bounds=arena.ARENA_VIEW,
         seed=int(seed),
         bodies=count,
-        help=["rigid: the original demo (Tutorial 7)"],
+        help=["rigid: the original demo (Tutorial 7), at its pace: 1/40 s a frame"],
+        dt=RIGID_DT,
+        time_scale=RIGID_TIME_SCALE,
         turret=RIGID_TURRET,
         min_bodies=RIGID_MIN_BODIES,
         max_bodies=RIGID_MAX_BODIES,

@@ -20,6 +20,9 @@ from demo.scenes.base import MOVES, FrameInput, Scene, shot_radius
 #: T8's player: a 7 x 10 box of density 0.4 that does not turn. T8 had 15 random bodies (40%
 #: static); T7b 5 random bodies of 2-7 vertices.
 SHOOTER_SIZE, SHOOTER_DENSITY = (7.0, 10.0), 0.4
+#: Gravity (units/s^2) at the program's pace of real time (the original's 5 at 1/40 s a frame
+#: looked about as fast).
+SHOOTER_GRAVITY = 10.0
 #: T8's player push (units/s^2 per key, scaled by mass): sideways 20, up 30, down 10.
 SHOOTER_PUSH = (20.0, 30.0, 10.0)
 SHOOTER_DAMPING = 0.5
@@ -146,7 +149,7 @@ def build_shooter(
 ) -> ShooterScene:
     rng = np.random.default_rng(seed)
     world = arena.walled_world(
-        gravity=(0.0, -rigid.RIGID_GRAVITY),
+        gravity=(0.0, -SHOOTER_GRAVITY),
         solver="tutorial",
         friction=rigid.RIGID_FRICTION,
         restitution=rigid.RIGID_RESTITUTION,

@@ -235,23 +235,51 @@ class SatScene(PairScene):
                 self.status.append(f"push vector (MTD) {mtd[0]:+.2f}, {mtd[1]:+.2f}: Enter separates")
 
 
+#: sat and mtd start with A overlapping B by this fraction of the smaller polygon's inner radius.
+START_OVERLAP = 0.4
+
+
+def overlap_a_with_b(scene: PairScene) -> None:
+    """Move A toward B along the line between their centres until they overlap by about
+    START_OVERLAP of the smaller one's inner radius (the picture then shows a collision)."""
+    world = scene.world
+    d = world.position[0] - world.position[1]
+    distance = float(np.hypot(*d))
+    direction = d / distance if distance > 1e-9 else np.array([1.0, 0.0])
+    inner = []
+    for i in (0, 1):
+        v = world.vertices(i) - world.position[i]
+        edges = np.roll(v, -1, axis=0) - v
+        normals = np.stack([edges[:, 1], -edges[:, 0]], axis=1) / np.hypot(*edges.T)[:, None]
+        inner.append(float(np.min(np.sum(v * normals, axis=1))) if len(v) >= 3 else 0.0)
+    reach = inner[0] + inner[1] - START_OVERLAP * min(inner)
+    world.position[0] = world.position[1] + direction * reach
+    while not intersect(scene.a, scene.b):  # their widest sides may face away: come closer
+        reach *= 0.8
+        world.position[0] = world.position[1] + direction * reach
+
+
 def build_sat(seed: int = 0, bodies: int | None = None) -> SatScene:
-    return pair_scene(
+    scene: SatScene = pair_scene(
         "sat",
         seed,
         ["sat (T1): arrows move A, Space: new polygons", "red: they intersect, green: they do not"],
         kind=SatScene,
     )
+    overlap_a_with_b(scene)
+    return scene
 
 
 def build_mtd(seed: int = 0, bodies: int | None = None) -> SatScene:
-    return pair_scene(
+    scene: SatScene = pair_scene(
         "mtd",
         seed,
         ["mtd (T2): arrows move A, Space: new polygons", "the arrow is the push vector; Enter separates"],
         kind=SatScene,
         traits=frozenset({"separate"}),
     )
+    overlap_a_with_b(scene)
+    return scene
 
 
 # ----------------------------------------------------------------------------------------------
@@ -344,8 +372,7 @@ def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs:
     # Start with A launched at B, so the scene shows a hit before any click.
     scene.motion = (world.position[1] - world.position[0]) * 1.2
     scene.show_pairs = pairs
-    # T6 started with the rotation paused.
-    scene.spinning = spins and not pairs
+    scene.spinning = spins
     return scene
 
 
@@ -359,7 +386,7 @@ def build_rotation(seed: int = 0, bodies: int | None = None) -> SweptScene:
 
 
 def build_contacts(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [f"contacts (T6): {_SWEPT_HELP}", "a: spin on / off (starts off); red: contact pairs"]
+    help_lines = [f"contacts (T6): {_SWEPT_HELP}", "a: spin on / off; red: the contact pairs"]
     return swept_scene("contacts", seed, help_lines, spins=True, pairs=True)
 
 

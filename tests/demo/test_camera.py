@@ -58,3 +58,20 @@ def test_zero_size_framebuffer_is_harmless() -> None:
     cam = Camera((0.0, 0.0, 100.0, 100.0), 640, 480)
     cam.resize(0, 0)
     assert np.isfinite(cam.matrix()).all()
+
+
+@pytest.mark.parametrize("top", [0.0, 37.0, 120.0])
+def test_the_view_fits_below_the_top_bar(top: float) -> None:
+    cam = Camera((0.0, 0.0, 100.0, 100.0), 640, 480, top=top)
+    x0, y0, x1, y1 = cam.visible_rect()
+    # The view's top edge is at or below the bar; the bottom at or above the frame's bottom.
+    assert cam.world_to_screen(np.array([50.0, 100.0]))[1] >= top - 1e-9
+    assert cam.world_to_screen(np.array([50.0, 0.0]))[1] <= 480 + 1e-9
+    assert y1 - y0 == pytest.approx((480 - top) / cam.pixels_per_unit)
+    assert cam.pixels_per_unit == pytest.approx(min(640 / 100, (480 - top) / 100))
+    for point in ([10.0, 20.0], [90.0, 75.0]):  # the matrix agrees with the mapping
+        clip = cam.matrix().astype(np.float64) @ np.array([*point, 0.0, 1.0])
+        pixel = cam.world_to_screen(np.array(point))
+        assert clip[0] == pytest.approx(pixel[0] / 640 * 2 - 1)
+        assert clip[1] == pytest.approx(1 - pixel[1] / 480 * 2)
+        assert np.allclose(cam.screen_to_world(*pixel), point)

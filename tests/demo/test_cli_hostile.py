@@ -100,7 +100,12 @@ def test_scene_file_that_is_a_directory(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [(None, "cannot read"), ("{", "not a JSON recording"), ('{"version": 1}', "missing or malformed")],
+    [
+        (None, "cannot read"),
+        ("{", "not a JSON recording"),
+        ('{"version": 1}', "not a version 2 recording"),
+        ('{"version": 2}', "missing or malformed"),
+    ],
 )
 def test_bad_replay_files(text: str | None, expected: str, tmp_path: Path) -> None:
     path = tmp_path / "run.json"
@@ -117,3 +122,35 @@ def test_unwritable_screenshot_and_record_paths(tmp_path: Path) -> None:
         target = str(blocker / "out.png")
         line = _message(run_demo("--headless", "--frames", "1", option, target, cwd=tmp_path))
         assert target in line, line
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--steps", "100"], "without --stats it would do nothing"),
+        (["--stats", "--steps", "5", "--record", "r.json"], "--stats draws nothing: --record"),
+        (["--stats", "--steps", "5", "--screenshot", "s.png"], "--stats draws nothing: --screenshot"),
+        (["--stats", "--steps", "5", "--frames", "3"], "--stats draws nothing: --frames"),
+        (["--stats", "--steps", "5", "--profile"], "--stats draws nothing: --profile"),
+        (["--scene", "sat", "--bodies", "50", "--headless"], "scene sat has a fixed number of bodies"),
+        (["--scene", "pyramid", "--seed", "3", "--headless"], "not built at random"),
+        (["--scene", "sat", "--solver", "arcade", "--headless"], "no moving bodies"),
+        (["--scene", "dominoes", "--bodies", "5", "--headless"], "has the bodies it lists"),
+        (["--list-scenes", "--scene", "sat"], "--list-scenes prints and exits: --scene"),
+        (["--controls-markdown", "--headless"], "--controls-markdown prints and exits: --headless"),
+        (["--replay", "r.json", "--scene", "sat", "--headless"], "drop --scene"),
+    ],
+)
+def test_an_option_that_would_do_nothing_is_refused(args: list[str], expected: str, tmp_path: Path) -> None:
+    result = run_demo(*args, cwd=tmp_path)
+    assert result.returncode == 2
+    line = _message(result)
+    assert expected in line, line
+    assert not list(tmp_path.iterdir()), "nothing written"
+
+
+def test_example_scene_files_by_name(tmp_path: Path) -> None:
+    result = run_demo("--scene", "dominoes", "--headless", "--frames", "2", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    listed = run_demo("--list-scenes", cwd=tmp_path).stdout
+    assert "dominoes" in listed.splitlines()[-1]

@@ -140,3 +140,10 @@ def test_readme_contains_exactly_the_generated_table() -> None:
     assert readme.count(table) == 1, "paste `python -m demo --controls-markdown` into README.md"
     header = table.splitlines()[0]
     assert readme.count(header) == 1, "README.md has a second, stale controls table"
+
+
+def test_readme_contains_exactly_the_generated_scene_table() -> None:
+    from demo.gallery import readme_table
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert readme.count(readme_table()) == 1, "paste `python -m demo.gallery --readme` into README.md"

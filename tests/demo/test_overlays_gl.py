@@ -26,10 +26,10 @@ def _world_pixels(app: Any) -> np.ndarray:
 @pytest.mark.parametrize("name", list(scenes.scene_names()))
 def test_scene_renders_something(make_app: Any, name: str) -> None:
     app = make_app(scene=scenes.build_scene(name, seed=1))
-    app.overlay_timer = 255.0  # the help faded: what is left is the scene itself
+    app.hide_help()  # what is left is the scene itself
     for _ in range(3):
         app.frame(FRAME_S)
-        app.overlay_timer = 255.0
+        app.hide_help()
     assert app.renderer.draw_calls <= 4
     pixels = _world_pixels(app)
     drawn = np.any(np.abs(pixels.astype(int) - BACKGROUND) > 8, axis=2)
@@ -45,6 +45,7 @@ def test_every_overlay_draws_without_extra_draw_calls(make_app: Any) -> None:
     lines_off = len(app.renderer.overlay.lines())
     for key in app.show:
         app.show[key] = True
+    app.frame(FRAME_S)  # the legends grow the heads-up bar: the static background is redrawn once
     app.frame(FRAME_S)
     assert calls <= app.renderer.draw_calls <= 4  # overlays join the fixed batches
     overlay = app.renderer.overlay
@@ -65,7 +66,7 @@ def test_sat_fill_turns_red_on_screen(make_app: Any) -> None:
     scene = scenes.build_scene("sat", seed=3)
     app = make_app(scene=scene)
     scene.world.position[0] = (5.0, 95.0)
-    app.overlay_timer = 255.0  # no help text over the polygons
+    app.hide_help()  # no help text over the polygons
     app.frame(FRAME_S)
 
     def colour_at_b() -> np.ndarray:
@@ -77,7 +78,7 @@ def test_sat_fill_turns_red_on_screen(make_app: Any) -> None:
     green = colour_at_b()
     assert green[1] > green[0]
     scene.world.position[0] = scene.world.position[1]
-    app.overlay_timer = 255.0
+    app.hide_help()
     app.frame(FRAME_S)
     red = colour_at_b()
     assert red[0] > red[1]

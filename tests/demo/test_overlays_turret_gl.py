@@ -17,7 +17,7 @@ NEAR = 20
 
 def turret_pixels(app: Any, base: tuple[float, float]) -> int:
     """Pixels of the turret's colour in a 9 x 9 patch centred on the world point ``base``."""
-    app.overlay_timer = 255.0  # the help has faded: nothing but the scene is drawn
+    app.hide_help()  # nothing but the scene is drawn
     app.frame(FRAME_S)
     px, py = (int(round(v)) for v in app.camera.world_to_screen(np.asarray(base, dtype=np.float64)))
     patch = np.asarray(app.ctx.read_pixels())[py - 4 : py + 5, px - 4 : px + 5, :3].astype(int)
@@ -58,7 +58,7 @@ def test_help_and_stats_follow_the_scene(make_app: Any) -> None:
     assert ("left mouse", "set A's motion toward the cursor") in rows
     assert not any("attract" in text or "repel" in text for _, text in rows)
     assert not any(line.startswith(("Gravity", "Friction", "Dyn.Fric.")) for line in app.stats_lines())
-    app.overlay_timer = 0.0
+    app.show_help()
     app.frame(FRAME_S)  # the help is drawn with the scene's rows
 
     app.load_scene("rigid", seed=1)

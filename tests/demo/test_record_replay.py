@@ -60,8 +60,8 @@ def _press_then_move(app: Any) -> None:
 def _record(ctx: Any, path: Path) -> dict[str, Any]:
     """Drive the program with scripted input (attract, repel, bullets, pause and single steps,
     a solver change, a regeneration) for 150 frames and save it with the program's recorder."""
-    from demo.__main__ import _save_recording
     from demo.app import App
+    from demo.run import save_recording
 
     app = App(ctx, "rigid", seed=5, bodies=30)
     app.recording = []
@@ -90,7 +90,7 @@ def _record(ctx: Any, path: Path) -> dict[str, Any]:
             script[frame]()
         app.frame(1.0 / 60.0 if frame % 7 else 1.0 / 30.0)  # uneven frames: 1 or 2 steps
     args = argparse.Namespace(scene="rigid", seed=5, bodies=30, solver=None, size=(w, h), record=path)
-    _save_recording(args, app)
+    save_recording(args, app)
     return json.loads(path.read_text())
 
 
@@ -149,12 +149,12 @@ def test_record_from_the_command_line_then_replay(tmp_path: Path) -> None:
     [
         (None, "cannot read"),
         ("{not json", "not a JSON recording"),
-        ("[]", "not a version 1 recording"),
-        (json.dumps({"version": 1, "scene": "rigid"}), "field 'seed'"),
+        ("[]", "not a version 2 recording"),
+        (json.dumps({"version": 2, "scene": "rigid"}), "field 'seed'"),
         (
             json.dumps(
                 {
-                    "version": 1,
+                    "version": 2,
                     "scene": "rigid",
                     "seed": 0,
                     "bodies": None,

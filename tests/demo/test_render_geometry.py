@@ -21,7 +21,7 @@ def _world(shapes: list[tuple[Polygon, bool]]) -> Any:
 
 
 def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
-    from demo.draw.mesh import FILL_FLOATS, body_geometry  # after the context chose PyOpenGL's platform
+    from demo.draw.mesh import FILL_FLOATS, FRINGE, body_geometry
 
     shapes = [(Polygon.regular(k, 2.0), k % 2 == 0) for k in range(3, 17)]
     shapes += [(Polygon.blob(2, 1.0, 1.0), False), (Polygon.blob(1, 1.0, 1.0), True)]
@@ -29,6 +29,10 @@ def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
     wv = world.world_vertices()
     fills, lines, points = body_geometry(wv, world.local_vertices, world.vertex_count, world.static)
     assert fills.shape[1] == FILL_FLOATS
+    fringe = fills[:, 8] >= FRINGE
+    # Two fringe triangles per polygon side, after the fans (three vertices a triangle).
+    assert np.count_nonzero(fringe) == 6 * sum(range(3, 17))
+    fills = fills[~fringe]
     assert len(fills) == 3 * sum(k - 2 for k in range(3, 17))
     drawn: dict[int, list[tuple[tuple[float, float], tuple[float, float]]]] = {}
     body_of = {}
@@ -62,13 +66,46 @@ def test_fill_outline_codes_draw_each_polygon_side_once(ctx: Any) -> None:
     assert len(points) == 1 and np.allclose(points[0, 0:2], world.vertices(15)[0], atol=1e-5)
 
 
-def test_overlay_fills_have_no_outline(ctx: Any) -> None:
-    from demo.draw.batch import OverlayBatch as LineBatch
+def test_overlay_fills_have_no_outline_and_a_fringe_out_of_each_side() -> None:
+    from demo.draw.batch import OverlayBatch
+    from demo.draw.mesh import FRINGE, FRINGE_SHIFT, INSET_SHIFT
 
-    batch = LineBatch()
-    batch.add_polygon(Polygon.regular(5, 1.0).vertices, (1.0, 0.0, 0.0, 0.5))
-    fills = batch.fills()
-    assert len(fills) == 9 and np.all(fills[:, 8] == 0.0)
+    batch = OverlayBatch()
+    pentagon = Polygon.regular(5, 1.0).vertices
+    for vertices in (pentagon, pentagon[::-1]):  # either winding
+        batch.clear()
+        batch.add_polygon(vertices, (1.0, 0.0, 0.0, 0.5))
+        fills = batch.fills()
+        fan, fringe = fills[fills[:, 8] == 0.0], fills[fills[:, 8] == FRINGE]
+        assert len(fan) == 9 and len(fringe) == 6 * 5 and len(fills) == 39
+        assert np.all(fan[:, 12] == INSET_SHIFT)  # the polygon half a pixel in
+        assert set(fringe[:, 12]) == {INSET_SHIFT, FRINGE_SHIFT}
+        # Miters point out of the polygon: moving a corner along its miter moves it away.
+        corners = fills[:, 0:2].astype(np.float64)
+        out = corners + 0.01 * fills[:, 10:12]
+        assert np.all(np.hypot(*out.T) > np.hypot(*corners.T))
+
+
+def test_miters_move_both_sides_one_unit_out() -> None:
+    from demo.draw.mesh import miters
+
+    square = Polygon.box(2.0, 2.0).vertices[None]  # corners at (+-1, +-1)
+    m = miters(square, np.array([4]))[0]
+    assert np.allclose(np.abs(m), 1.0)  # a right angle: (1, 1) moves both sides out by 1
+    moved = square[0] + m
+    assert np.allclose(np.abs(moved), 2.0)
+
+
+def test_line_quads_cover_the_segment_and_a_pixel_more() -> None:
+    from demo.draw.mesh import LINE_QUAD_FLOATS, line_quads, vertex_array
+
+    segment = vertex_array(np.array([[0.0, 0.0], [10.0, 0.0]]), None, np.ones((2, 4)))
+    quads = line_quads(segment, width_px=1.0)
+    assert quads.shape == (6, LINE_QUAD_FLOATS)
+    assert set(map(tuple, quads[:, 0:2])) == {(0.0, 0.0), (10.0, 0.0)}
+    assert np.allclose(np.abs(quads[:, 3]), 1.0)  # 0.5 px of line + 0.5 px of fade on each side
+    assert np.allclose(np.abs(quads[:, 2]), 0.5)  # half a pixel past each end
+    assert np.allclose(np.abs(quads[:, 8]), 1.0) and quads[:, 8].min() < 0 < quads[:, 8].max()
 
 
 def _inside_by(point: np.ndarray, polygon: np.ndarray) -> float:
@@ -91,7 +128,8 @@ def test_moving_and_rotated_bodies_are_drawn_where_the_world_has_them(make_app: 
     world = app.world
     world.angle[:] = (angle, -angle)
     world.position[0] += (3.0, -2.0)  # moved after the fills were uploaded: poses carry it
-    for _ in range(40):  # let the overlay text fade (no gravity, no contact: nothing moves)
+    app.hide_help()
+    for _ in range(5):  # no gravity, no contact: nothing moves
         app.frame(1 / 60)
     image = app.ctx.read_pixels().astype(int)
     assert np.allclose(world.position[0], (38.0, 53.0)) and world.angle[0] == pytest.approx(angle)
@@ -99,7 +137,7 @@ def test_moving_and_rotated_bodies_are_drawn_where_the_world_has_them(make_app: 
     shapes = [world.vertices(0), world.vertices(1)]
     height, width, _ = image.shape
     checked = 0
-    for py in range(int(0.15 * height), int(0.85 * height), 3):
+    for py in range(int(max(0.15 * height, app.camera.top + 2)), int(0.85 * height), 3):
         for px in range(int(0.05 * width), int(0.95 * width), 3):
             point = app.camera.screen_to_world(px + 0.5, py + 0.5)
             depth = max(_inside_by(point, shape) for shape in shapes)

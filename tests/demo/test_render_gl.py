@@ -28,8 +28,9 @@ def _pixel(image: np.ndarray, app: Any, point: tuple[float, float]) -> np.ndarra
 
 
 def _draw_after_fade(app: Any) -> np.ndarray:
-    """Draw 40 frames (the overlay text fades in 32) and read the last one back."""
-    for _ in range(40):
+    """Draw a few frames without the help and read the last one back."""
+    app.hide_help()
+    for _ in range(5):
         app.frame(1 / 60)
     return app.ctx.read_pixels()
 
@@ -47,7 +48,7 @@ def test_background_and_fill_colours(make_app: Any) -> None:
     app = make_app(_two_box_scene())
     image = _draw_after_fade(app)
     assert image.shape == (240, 320, 3)
-    assert np.array_equal(image[3, 160], [51, 51, 51])  # (0.2, 0.2, 0.2) where nothing is
+    assert np.array_equal(_pixel(image, app, (50.0, 85.0)), [51, 51, 51])  # (0.2, 0.2, 0.2) where nothing is
     assert np.array_equal(_pixel(image, app, (50.0, 50.0)), [51, 51, 51])
     lo, hi = _fill_range((0.5, 0.5, 1.0))  # static: 0x808080FF at 50%
     static = _pixel(image, app, (30.0, 50.0))
@@ -67,12 +68,15 @@ def test_fill_is_textured_with_noise(make_app: Any) -> None:
     assert blue.max() - blue.min() < 0.5 * (1 - NOISE_MIN) * 255 + 4
 
 
-def test_outlines_are_opaque(make_app: Any) -> None:
+def test_outlines_are_opaque_and_their_edge_is_smoothed(make_app: Any) -> None:
     app = make_app(simple_scene([(Polygon.box(40, 40), (50.0, 50.0), False)]))
     image = _draw_after_fade(app)
     x, y = app.camera.world_to_screen(np.array([30.0, 50.0])).astype(int)  # the left edge
-    column = image[y, x - 1 : x + 2].astype(int)
-    assert any(np.abs(c - [0, 160, 0]).max() <= 3 for c in column), column  # 0xFF00A000
+    column = image[y, x - 2 : x + 3].astype(int)
+    assert any(np.abs(c - [0, 160, 0]).max() <= 16 for c in column), column  # 0xFF00A000, nearly
+    # Outward of the outline the colour fades to the background over a pixel: a pixel between.
+    outside = image[y, x - 3 : x + 1, 1].astype(int)
+    assert any(51 + 10 < g < 160 - 10 for g in outside), outside
 
 
 def _white_pixels(image: np.ndarray) -> int:
@@ -82,19 +86,35 @@ def _white_pixels(image: np.ndarray) -> int:
     return int(np.count_nonzero((region > 200).all(axis=2)))
 
 
-def test_text_while_paused_and_gone_after_the_fade(make_app: Any) -> None:
+def _seconds(app: Any, seconds: float) -> None:
+    for _ in range(round(seconds / 0.1)):
+        app.frame(0.1)
+
+
+def test_the_help_stays_four_seconds_is_held_while_paused_and_goes_at_the_first_input(
+    make_app: Any,
+) -> None:
+    from demo.app import HELP_FADE_S, HELP_SECONDS
+
     app = make_app(_two_box_scene())
     app.ctx.resize(640, 480)
+    app.frame(1 / 60)
+    assert _white_pixels(app.ctx.read_pixels()) > 200  # up when the scene starts
+    _seconds(app, HELP_SECONDS - 0.5)
+    assert _white_pixels(app.ctx.read_pixels()) > 200  # still up, readable
+    _seconds(app, 0.5 + HELP_FADE_S + 0.2)
+    assert _white_pixels(app.ctx.read_pixels()) == 0  # then gone
     app.press("P")
     app.frame(1 / 60)
     assert app.paused
     assert _white_pixels(app.ctx.read_pixels()) > 200
-    for _ in range(10):  # paused: the overlay is held
-        app.frame(1 / 60)
+    _seconds(app, 2 * HELP_SECONDS)  # paused: the help is held
     assert _white_pixels(app.ctx.read_pixels()) > 200
-    app.press("P")
-    for _ in range(40):  # 255 / 8 frames: the original's fade
-        app.frame(1 / 60)
+    app.press("P")  # back to the game: the help is up again for a while
+    _seconds(app, 1.0)
+    assert _white_pixels(app.ctx.read_pixels()) > 200
+    app.press("G")  # the first input: it fades out at once
+    _seconds(app, HELP_FADE_S + 0.2)
     assert _white_pixels(app.ctx.read_pixels()) == 0
     app.press("H")
     app.frame(1 / 60)
@@ -116,19 +136,21 @@ def test_picture_changes_after_steps(make_app: Any) -> None:
 def test_resize_changes_the_viewport(make_app: Any) -> None:
     # A static bar over world x in [0, 10]: where it lands tells the viewport and camera.
     app = make_app(simple_scene([(Polygon.box(10, 100), (5.0, 50.0), True)]))
-    app.ctx.resize(400, 200)  # 2 px per unit, world x from -50: the bar covers pixels 100..120
-    image = _draw_after_fade(app)
-    assert image.shape == (200, 400, 3)
-    row = image[100]
-    assert (row[104:117, 2] > 90).all() and (row[104:117, 0] < 95).all()
-    assert np.array_equal(row[90], [51, 51, 51]) and np.array_equal(row[130], [51, 51, 51])
-    app.ctx.resize(200, 400)  # 2 px per unit, world x from 0: the bar covers pixels 0..20
-    app.frame(1 / 60)
-    image = app.ctx.read_pixels()
-    assert image.shape == (400, 200, 3)
-    row = image[200]
-    assert (row[4:17, 2] > 90).all()
-    assert np.array_equal(row[30], [51, 51, 51])
+    for size in ((400, 200), (200, 400)):
+        app.ctx.resize(*size)
+        image = _draw_after_fade(app)
+        assert image.shape == (size[1], size[0], 3)
+        top = app.camera.top
+        ppu = app.camera.pixels_per_unit  # the 100 x 100 view fitted below the heads-up bar
+        assert ppu == pytest.approx(min(size[0] / 100.0, (size[1] - top) / 100.0))
+        left, y = app.camera.world_to_screen(np.array([0.0, 50.0]))
+        right = left + 10.0 * ppu
+        row = image[int(y)]
+        inside = row[int(left) + 3 : int(right) - 2]
+        assert (inside[:, 2] > 90).all() and (inside[:, 0] < 95).all()
+        for x in (left - 4, right + 4):  # beyond the bar (and its one-pixel soft edge)
+            if 0 <= x < size[0]:
+                assert np.array_equal(row[int(x)], [51, 51, 51])
 
 
 def test_zero_size_framebuffer_draws_nothing_and_does_not_crash(make_app: Any) -> None:
@@ -183,6 +205,7 @@ def test_hidpi_scale_change_keeps_the_cursor_and_the_world(make_app: Any, monkey
     app.ctx.resize(*logical)
     monkeypatch.setattr(app.ctx, "window_size", lambda: logical)
     app.cursor(80.0, 60.0)
+    app.hide_help()  # the bar's pixels are checked below, not the help over them
     app.frame(1 / 60)
     before = app.cursor_world()
     scale_before = app._text_scale()

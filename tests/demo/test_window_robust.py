@@ -93,7 +93,19 @@ def test_window_survives_resize_minimise_focus_loss_and_close(xserver: str, tmp_
     env.pop("PYOPENGL_PLATFORM", None)
     env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
     program = subprocess.Popen(
-        [sys.executable, "-m", "demo", "--size", "640x480", "--bodies", "150", "--record", str(record)],
+        [
+            sys.executable,
+            "-m",
+            "demo",
+            "--size",
+            "640x480",
+            "--bodies",
+            "150",
+            "--record",
+            str(record),
+            "--screenshot-dir",
+            str(tmp_path),
+        ],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
@@ -103,10 +115,10 @@ def test_window_survives_resize_minimise_focus_loss_and_close(xserver: str, tmp_
     try:
         window = _xdo(xserver, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
         _xdo(xserver, "windowfocus", "--sync", window)
-        _xdo(xserver, "key", "F2")  # answered once frames are being drawn (the engine loaded)
         deadline = time.monotonic() + STARTUP_TIMEOUT_S
         while not list(tmp_path.glob("polycolly-*.png")) and time.monotonic() < deadline:
-            time.sleep(0.2)
+            _xdo(xserver, "key", "F2")  # answered once the scene is on screen (the engine loaded)
+            time.sleep(1.0)
         assert list(tmp_path.glob("polycolly-*.png")), "the program never drew a frame"
         _xdo(xserver, "mousemove", "--window", window, "200", "150")
         _xdo(xserver, "mousedown", "1")  # attract, held through everything below

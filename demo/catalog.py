@@ -1,8 +1,9 @@
-"""The scenes by name, in Tab order, with their family module and one line each.
+"""The scenes by name, in Tab order, with their family module (demo.scenes.<family>), one line
+each, and what the command line's options do with them.
 
 Importing this module imports neither the engine nor OpenGL, so the command line can check a
 scene name (and list the scenes) before anything slow happens; the builders are in the family
-modules (demo.scenes.<family>), which a test checks against this table.
+modules, which a test checks against this table.
 """
 
 from __future__ import annotations
@@ -14,47 +15,89 @@ from demo import resources
 
 @dataclass(frozen=True)
 class SceneInfo:
+    """A scene: its ``name``, ``family`` (module), one line; what the command line's options do
+    with it: ``random``: built at random from ``--seed``; ``counted``: ``--bodies`` sets its
+    body count; ``solved``: it has moving bodies, so ``--solver`` (and `m`) apply."""
+
     name: str
     family: str
     description: str
+    random: bool = False
+    counted: bool = False
+    solved: bool = True
 
 
 #: Tab order: the default, the original programs, the seeds, then the engine's scenes.
 CATALOG: tuple[SceneInfo, ...] = (
     SceneInfo(
-        "rigid", "rigid", "the original rigid-body demo (T7): walls, a pin, random bodies, attract and repel"
-    ),
-    SceneInfo("sat", "teaching", "T1: two convex polygons, red while the separating-axis test finds overlap"),
-    SceneInfo(
-        "mtd", "teaching", "T2: as sat, with the push vector (MTD) drawn; Enter separates the polygons"
-    ),
-    SceneInfo(
-        "swept", "teaching", "T3: A launched at B; its ghost at the time of impact, the normal and the time"
+        "rigid",
+        "rigid",
+        "the original rigid-body demo (T7): walls, a pin, random bodies, attract and repel",
+        random=True,
+        counted=True,
     ),
     SceneInfo(
-        "rotation", "teaching", "T5a: the swept test with both polygons spinning ('a' toggles the spin)"
+        "sat",
+        "teaching",
+        "T1: two convex polygons, red while the separating-axis test finds overlap",
+        random=True,
+        solved=False,
     ),
     SceneInfo(
-        "contacts", "teaching", "T6: two spinning polygons with their contact pairs (point-edge, edge-edge)"
+        "mtd",
+        "teaching",
+        "T2: as sat, with the push vector (MTD) drawn; Enter separates the polygons",
+        random=True,
+        solved=False,
+    ),
+    SceneInfo(
+        "swept",
+        "teaching",
+        "T3: A launched at B; its ghost at the time of impact, the normal and the time",
+        random=True,
+        solved=False,
+    ),
+    SceneInfo(
+        "rotation",
+        "teaching",
+        "T5a: the swept test with both polygons spinning ('a' toggles the spin)",
+        random=True,
+        solved=False,
+    ),
+    SceneInfo(
+        "contacts",
+        "teaching",
+        "T6: two spinning polygons with their contact pairs (point-edge, edge-edge)",
+        random=True,
+        solved=False,
     ),
     SceneInfo(
         "arcade",
         "arcade",
         "T4: a player box, random bodies (70% static), the arcade response on the digit keys",
+        random=True,
     ),
-    SceneInfo("arcade-spin", "arcade", "T5b: the arcade scene with every body spinning at a fixed rate"),
+    SceneInfo(
+        "arcade-spin", "arcade", "T5b: the arcade scene with every body spinning at a fixed rate", random=True
+    ),
     SceneInfo(
         "bullets",
         "shooter",
         "T7b: the player fires bullet particles at the cursor; a bullet dies after more than 5 hits",
+        random=True,
     ),
     SceneInfo(
         "laser",
         "shooter",
         "T8: the player fires a laser at the cursor; it stops at the first body and pushes it",
+        random=True,
     ),
     SceneInfo(
-        "clipping", "teaching", "T9: two convex polygons and their intersection polygon (Sutherland-Hodgman)"
+        "clipping",
+        "teaching",
+        "T9: two convex polygons and their intersection polygon (Sutherland-Hodgman)",
+        random=True,
+        solved=False,
     ),
     SceneInfo(
         "crack", "crack", "seed 002: a box sliding diagonally along flush boxes; ordering on never snags"
@@ -63,12 +106,16 @@ CATALOG: tuple[SceneInfo, ...] = (
         "primitives",
         "primitives",
         "seed 001: point, line, segment, circle, rectangles, polygon; drag them, red collides",
+        solved=False,
     ),
     SceneInfo(
         "pyramid", "benchmarks", "20 rows of 1 x 1 m boxes on the ground (210 boxes): the stacking benchmark"
     ),
     SceneInfo(
-        "pile", "benchmarks", "1000 random convex polygons dropped into a 40 m wide container: the benchmark"
+        "pile",
+        "benchmarks",
+        "1000 random convex polygons dropped into a 40 m wide container: the benchmark",
+        counted=True,
     ),
     SceneInfo(
         "bullet",
@@ -90,11 +137,16 @@ CATALOG: tuple[SceneInfo, ...] = (
         "concave outlines split by decompose() into convex pieces, each one compound body",
     ),
     SceneInfo(
-        "tumbler", "engine", "a slowly turning box full of bodies (one kinematic compound body of four walls)"
+        "tumbler",
+        "engine",
+        "a slowly turning box full of bodies (one kinematic compound body of four walls)",
+        random=True,
+        counted=True,
     ),
 )
 
 BY_NAME = {info.name: info for info in CATALOG}
+
 
 def scene_names() -> list[str]:
     """Every built-in scene name, the default first, in Tab order."""
