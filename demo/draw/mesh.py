@@ -254,12 +254,13 @@ class BodyMesh:
     """``body_geometry`` with the per-body work done once: between frames only positions change.
 
     Texture coordinates, colours and the gather indices depend on the bodies' shapes and
-    static flags, so they are kept until the world's body arrays are reallocated (a body added
-    or removed, another world); each frame then costs one gather of the world vertices.
+    kinds, so they are kept while those stay equal (a body added or removed, or another world,
+    rebuilds them); each frame then costs one comparison and one gather of the world vertices.
     """
 
     def __init__(self) -> None:
         self._local: np.ndarray | None = None
+        self._count = np.zeros(0, dtype=np.int64)
         self._static = np.zeros(0, dtype=np.int64)
         self._templates: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._gather: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -320,7 +321,8 @@ class BodyMesh:
     def _check(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
         if (
             self._templates is None
-            or self._local is not local_vertices
+            or not np.array_equal(self._local, local_vertices)
+            or not np.array_equal(self._count, vertex_count)
             or not np.array_equal(self._static, static)
         ):
             self._rebuild(local_vertices, vertex_count, static)
@@ -359,7 +361,9 @@ class BodyMesh:
         self.line_body = gather[1] // max(maxv, 1)
         self.point_body = gather[2] // max(maxv, 1)
         self._templates = templates
-        self._local = local_vertices
+        # Copies: the engine hands out read-only views, new ones at every call.
+        self._local = np.array(local_vertices)
+        self._count = np.array(vertex_count)
         self._static = np.array(static, dtype=np.int64)
         # The fills in the bodies' own frames (their miters too), placed by the vertex shader;
         # the static bodies' first (a stable reordering keeps fans before fringes in each part).
