@@ -254,6 +254,8 @@ def _not_applying(args: argparse.Namespace) -> str | None:
         for name in _DRAWING_OPTIONS:
             if _given(args, name):
                 return f"--stats draws nothing: {_flag(name)} would do nothing"
+    if args.headless and args.screenshot_dir is not None:
+        return "--screenshot-dir: F2 saves there, and F2 needs a window; with --headless use --screenshot"
     if args.replay is not None:
         for name in _RECORDED_OPTIONS:
             if _given(args, name):

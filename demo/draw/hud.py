@@ -132,11 +132,11 @@ def layout_hud(batch: TextBatch, content: HudContent, width: int, height: int, s
 
     bottom = float(height)
     message = atlas.wrap(content.message, room) if content.message else []
-    if message and content.help_alpha > 0.0:
-        # A window too small for both: the help (up for a few seconds) goes before the message.
-        room_left = height - top - 2 * margin - 2 * pad - len(message) * line
-        if room_left < 2 * pad + 3 * line:
-            message = []
+    fit = max(int((height - top - 2 * pad) // line), 0)
+    if len(message) > fit:  # a window too small for all of it: below the top bar, cut short
+        message = message[:fit]
+        if message:
+            message[-1] = message[-1][:-1] + "\u2026"
     if message:
         bottom = height - 2 * pad - len(message) * line
         batch.add_rect(0, bottom, width, height, palette.PANEL)
@@ -145,7 +145,10 @@ def layout_hud(batch: TextBatch, content: HudContent, width: int, height: int, s
             batch.add(text, margin, bottom + pad + k * line, palette.MESSAGE_TEXT)
 
     pages = 1
-    if content.help_alpha > 0.0:
+    # A window too small for both: the help (up for a few seconds, back on `h`) goes before the
+    # message (the answer to what the user just did).
+    help_fits = bottom - top - 2 * margin >= 2 * pad + 3 * line
+    if content.help_alpha > 0.0 and help_fits:
         pages = _layout_help(batch, atlas, content, width, (top + margin, bottom - margin), scale, panels)
     return HudLayout(batch.vertices(), float(top), pages, panels)
 

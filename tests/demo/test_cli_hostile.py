@@ -139,6 +139,7 @@ def test_unwritable_screenshot_and_record_paths(tmp_path: Path) -> None:
         (["--list-scenes", "--scene", "sat"], "--list-scenes prints and exits: --scene"),
         (["--controls-markdown", "--headless"], "--controls-markdown prints and exits: --headless"),
         (["--replay", "r.json", "--scene", "sat", "--headless"], "drop --scene"),
+        (["--headless", "--screenshot-dir", "shots"], "F2 needs a window"),
     ],
 )
 def test_an_option_that_would_do_nothing_is_refused(args: list[str], expected: str, tmp_path: Path) -> None:

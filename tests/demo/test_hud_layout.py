@@ -115,6 +115,27 @@ def test_panels_stay_apart_inside_the_window_and_columns_never_overlap(
     assert pages >= 1
 
 
+@pytest.mark.parametrize(("width", "height"), [(960, 720), (400, 700), (320, 240), (240, 160)])
+@pytest.mark.parametrize("help_alpha", [0.0, 1.0])
+def test_the_message_is_always_on_screen(
+    atlas: GlyphAtlas, width: int, height: int, help_alpha: float
+) -> None:
+    """What the user just did (a screenshot's path) is said at any size, help up or not, below
+    the top bar (cut short in a window too small for it)."""
+    content, _ = _content("rigid", width, height, help_alpha)
+    content.message = "screenshot saved: " + "/deep/folder" * 12 + "/polycolly-20260101-000000-001.png"
+    batch = RecordingText(atlas)
+    layout = layout_hud(batch, content, width, height)
+    assert "message" in layout.panels
+    assert layout.panels["message"][1] >= layout.panels["top"][3]
+    said = "".join(text for text, x, y, w in batch.strings if y >= layout.panels["message"][1])
+    said, whole = said.replace(" ", ""), content.message.replace(" ", "")
+    if height >= 240:
+        assert said == whole
+    else:  # no room for all of it below the top bar: its start, cut short
+        assert said.endswith("\u2026") and whole.startswith(said[:-1])
+
+
 def test_a_small_window_gets_paged_help_at_a_readable_size(atlas: GlyphAtlas) -> None:
     content, _ = _content("rigid", 400, 700)
     batch = TextBatch(atlas)
