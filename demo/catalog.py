@@ -39,37 +39,42 @@ CATALOG: tuple[SceneInfo, ...] = (
     SceneInfo(
         "sat",
         "teaching",
-        "T1: two convex polygons, red while the separating-axis test finds overlap",
+        "T1: every edge normal as an axis with both shadows on it; the first gap proves them apart",
         random=True,
         solved=False,
     ),
     SceneInfo(
         "mtd",
         "teaching",
-        "T2: as sat, with the push vector (MTD) drawn; Enter separates the polygons",
+        "T2: the push vector of every overlapping axis, the shortest one the MTD; Enter separates",
         random=True,
         solved=False,
     ),
     SceneInfo(
         "swept",
         "teaching",
-        "T3: A launched at B; its ghost at the time of impact, the normal and the time",
+        "T3: A launched at B; each axis's time window, the latest entry and earliest exit, the ghost",
         random=True,
         solved=False,
     ),
     SceneInfo(
         "rotation",
         "teaching",
-        "T5a: the swept test with both polygons spinning ('a' toggles the spin)",
+        "T5a: the swept test's time windows while both polygons spin ('a' toggles the spin)",
         random=True,
         solved=False,
     ),
     SceneInfo(
         "contacts",
         "teaching",
-        "T6: two spinning polygons with their contact pairs (point-edge, edge-edge)",
+        "T6: the support points along the normal and the contact pairs made of them",
         random=True,
         solved=False,
+    ),
+    SceneInfo(
+        "impulse",
+        "impulse",
+        "T7 / seed 004: a contact's impulse under the tutorial solver, each term with its numbers",
     ),
     SceneInfo(
         "arcade",
@@ -100,7 +105,9 @@ CATALOG: tuple[SceneInfo, ...] = (
         solved=False,
     ),
     SceneInfo(
-        "crack", "crack", "seed 002: a box sliding diagonally along flush boxes; ordering on never snags"
+        "crack",
+        "crack",
+        "seed 002: a box sliding along flush boxes; its last step's hits in time order, the rule's choice",
     ),
     SceneInfo(
         "primitives",

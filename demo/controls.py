@@ -197,6 +197,15 @@ BINDINGS: tuple[Binding, ...] = (
     ),
     Binding("a", _keys("toggle_spin", "A"), "spin on / off", "scene", PRESS, ("spin",)),
     Binding(
+        ". / ,",
+        _keys("next_axis", "PERIOD") + _keys("previous_axis", "COMMA"),
+        "test the next / previous candidate axis (A's edges, then B's), as the tutorial does",
+        "scene",
+        PRESS,
+        ("axes",),
+    ),
+    Binding("left mouse", _LEFT, "pick the contact nearest the cursor", "scene", HOLD, ("pick",)),
+    Binding(
         "1",
         _keys("toggle_ordering", "1", "KP_1"),
         "earliest-first ordering on / off (arcade solver)",

@@ -22,7 +22,6 @@ GALLERY_OVERLAYS: dict[str, tuple[str, ...]] = {
     "restitution": ("velocities",),
     "friction": ("contacts", "impulses"),
     "bullet": ("toi", "contacts"),
-    "crack": ("contacts", "normals"),
 }
 #: Frames to run before the picture, per scene (default DEFAULT_FRAMES).
 GALLERY_FRAMES = {"pile": 240, "restitution": 50, "bullet": 3, "crack": 40, "concave": 100, "bullets": 60}

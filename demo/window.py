@@ -28,6 +28,8 @@ NAMED_KEYS = (
     "KP_SUBTRACT",
     "LEFT_BRACKET",
     "RIGHT_BRACKET",
+    "PERIOD",
+    "COMMA",
     "F1",
     "F2",
     "F3",

@@ -81,6 +81,27 @@ TOI_GHOST_LINE = (1.0, 1.0, 1.0, 0.4)
 MOTION_GHOST = (1.0, 1.0, 1.0, 0.15)
 #: T6's contact pairs: red (0xFFFF0000).
 CONTACT_PAIR = argb(0xFFFF0000)
+#: The tutorial's figures: an axis's intervals overlapping (red, as a colliding pair) or apart
+#: (green); A's and B's bars; the axis line and the guides from the polygons down to it.
+AXIS_OVERLAP = (1.0, 0.45, 0.45, 1.0)
+AXIS_APART = (0.45, 1.0, 0.45, 1.0)
+AXIS_A = (1.0, 1.0, 1.0, 0.95)
+AXIS_B = (0.55, 0.7, 1.0, 0.95)
+AXIS_LINE = (1.0, 1.0, 1.0, 0.45)
+AXIS_GUIDE = (1.0, 1.0, 1.0, 0.18)
+#: Push vectors of the axes not chosen; a face's time window while it is still apart.
+PUSH_CANDIDATE = (1.0, 1.0, 1.0, 0.35)
+AXIS_WINDOW = (1.0, 0.8, 0.3, 0.9)
+#: The time line's latest entry, earliest exit, the chosen face and the gap proving a miss.
+ENTRY = (1.0, 0.6, 0.2, 1.0)
+EXIT = (0.3, 0.85, 1.0, 1.0)
+TOI = (1.0, 0.6, 0.2, 0.8)
+MISS_GAP = (0.3, 1.0, 0.4, 0.3)
+#: The impulse figure's arms from the centroids to the contact point.
+ARM = (1.0, 0.9, 0.4, 1.0)
+FORMULA_TEXT = (0.85, 0.95, 1.0, 1.0)
+#: The crack figure's time slices of a step, alternating.
+TIME_SLICES = ((0.3, 0.85, 1.0, 0.9), (0.6, 0.5, 1.0, 0.9))
 CLIP_FILL = (1.0, 0.85, 0.2, 0.7)
 CLIP_LINE = (1.0, 0.9, 0.3, 1.0)
 #: Seed 001's primitives: red when a shape collides with another, green otherwise.

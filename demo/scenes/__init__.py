@@ -12,7 +12,18 @@ from __future__ import annotations
 
 from demo import controls
 from demo.catalog import BY_NAME, CATALOG, is_scene_file, resolve, scene_names, unknown_scene_message
-from demo.scenes import arcade, benchmarks, crack, engine, files, primitives, rigid, shooter, teaching
+from demo.scenes import (
+    arcade,
+    benchmarks,
+    crack,
+    engine,
+    files,
+    impulse,
+    primitives,
+    rigid,
+    shooter,
+    teaching,
+)
 from demo.scenes.base import TRAITS, Builder, FrameInput, Rect, Scene
 from demo.scenes.stats import run_stats
 
@@ -35,6 +46,7 @@ __all__ = [
 BUILDERS: dict[str, Builder] = {
     **rigid.BUILDERS,
     **teaching.BUILDERS,
+    **impulse.BUILDERS,
     **arcade.BUILDERS,
     **shooter.BUILDERS,
     **crack.BUILDERS,

@@ -34,6 +34,8 @@ TRAITS = {
     "separate": "Enter pushes A out of B by the MTD",
     "aim": "the left mouse button sets A's motion toward the cursor",
     "spin": "`a` turns the spin on and off",
+    "axes": "`.` and `,` step through the candidate axes in the tutorial's order",
+    "pick": "the left mouse button picks a contact to explain",
     "player": "a player the arrow keys push",
     "bullets": "the left mouse button fires bullets from the player",
     "laser": "the left mouse button fires a laser from the player",

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from collision import Polygon
 from demo.scenes import arena
 from demo.scenes.base import FrameInput, Scene
+from demo.scenes.impulse import ImpactWatch, draw_impulse
 
 PIN_CENTRE, PIN_SIZE = (50.0, 50.0), 1.0
 #: Body counts include the 4 walls and the pin, as in the original (20 = 15 random bodies).
@@ -64,6 +66,17 @@ class RigidScene(Scene):
     family: str = "rigid"
     rng: np.random.Generator = field(default_factory=np.random.default_rng)
     scale: float = 1.0
+    #: Under the tutorial solver (`m`): the latest impact, replayed with its impulse terms.
+    watch: ImpactWatch = field(default_factory=ImpactWatch)
+
+    def on_step(self, dt: float, frame: FrameInput) -> None:
+        self.watch.before_step(self.world, dt)
+
+    def on_overlay(self, batch: Any, frame: FrameInput) -> None:
+        self.watch.catch_up(self.world)
+        shown = self.watch.shown
+        tutorial = self.world.solver == "tutorial"
+        self.status = draw_impulse(batch, shown, self.view) if tutorial and shown is not None else []
 
     def add_random_body(self) -> int | None:
         """Add one random body at a free spot (shrinking it if the arena is crowded); its index or None."""
@@ -117,7 +130,10 @@ def build_rigid(seed: int = 0, bodies: int | None = None) -> RigidScene:
         bounds=arena.ARENA_VIEW,
         seed=int(seed),
         bodies=count,
-        help=["rigid: the original demo (Tutorial 7), at its pace: 1/40 s a frame"],
+        help=[
+            "rigid: the original demo (Tutorial 7), at its pace: 1/40 s a frame",
+            "m to the tutorial solver: the latest impact's impulse, each term of the formula with numbers",
+        ],
         dt=RIGID_DT,
         time_scale=RIGID_TIME_SCALE,
         turret=RIGID_TURRET,

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from collision import Hit, World, contact_points, find_mtd, intersect, sweep
+from collision import Hit, World, explain, find_mtd, intersect, sweep
 from collision.shapes import Polygon
 from demo.draw import palette
+from demo.scenes import figures
 from demo.scenes.base import MOVES, FrameInput, Scene, fixed_count_fields, wrap_angle
 
 #: The original's window: 100 units high, 4:3.
@@ -41,8 +42,8 @@ SEPARATE_FACTOR = 1.01
 SPIN_A, SPIN_B = 0.1, 0.6
 #: Length (units) of the normal arrow for a future hit (T3: 10).
 FUTURE_NORMAL_LENGTH = 10.0
-#: Length (units) of the normal arrows at T6's contact pairs.
-CONTACT_NORMAL_LENGTH = 4.0
+#: Where the figures' panel sits: the right of the view, beside the polygons (world units).
+PANEL = figures.Panel(93.0, 4.0, 400.0 / 3.0 - 2.0, 96.0)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -219,20 +220,28 @@ def pair_scene(
 
 @dataclass(eq=False, kw_only=True)
 class SatScene(PairScene):
-    """T1: A and B red while the separating-axis test finds them overlapping, green otherwise;
-    with ``separate`` (T2) the push vector is drawn and Enter separates them."""
+    """T1: every candidate axis with A's and B's intervals, red while they overlap, green when
+    apart, the first separating axis with its edge; `.` and `,` step through the axes in the
+    tutorial's order (``step``: the last one tested, None: all). With ``separate`` (T2) each
+    overlapping axis's push vector and the shortest, the MTD; Enter separates by it."""
+
+    step: int | None = None
+
+    def on_action(self, action: str, frame: FrameInput) -> bool:
+        if action in ("next_axis", "previous_axis") and "axes" in self.traits:
+            count = len(explain.separating_axes(self.a, self.b).gap)
+            order = [None, *range(count)]
+            at = order.index(self.step) if self.step in order else 0
+            self.step = order[(at + (1 if action == "next_axis" else -1)) % len(order)]
+            return True
+        return super().on_action(action, frame)
 
     def on_overlay(self, batch: Any, frame: FrameInput) -> None:
         a, b = self.outline_ab(batch)
-        hit = intersect(a, b)
-        self.colour_by_overlap(hit)
-        self.status = [f"A and B {'intersect' if hit else 'do not intersect'} (separating-axis test)"]
-        if "separate" in self.traits:
-            mtd = find_mtd(a, b)
-            if mtd is not None:
-                mid = 0.5 * (self.world.position[0] + self.world.position[1])
-                batch.add_arrows(mid, mid + mtd, palette.PUSH)
-                self.status.append(f"push vector (MTD) {mtd[0]:+.2f}, {mtd[1]:+.2f}: Enter separates")
+        axes = explain.separating_axes(a, b)
+        self.colour_by_overlap(axes.first_separating < 0)
+        mtd = "separate" in self.traits
+        self.status = figures.draw_axes(batch, a, b, axes, PANEL, self.step, mtd)
 
 
 #: sat and mtd start with A overlapping B by this fraction of the smaller polygon's inner radius.
@@ -263,9 +272,15 @@ def build_sat(seed: int = 0, bodies: int | None = None) -> SatScene:
     scene: SatScene = pair_scene(
         "sat",
         seed,
-        ["sat (T1): arrows move A, Space: new polygons", "red: they intersect, green: they do not"],
+        [
+            "sat (Tutorial 1, the separating axis): each row is one edge normal with A's (white) and "
+            "B's (blue) shadows on it; one gap is enough to prove them apart",
+            "arrows move A, '.' / ',' test the axes one at a time, Space: new polygons",
+        ],
         kind=SatScene,
+        traits=frozenset({"axes"}),
     )
+    scene.step = 0
     overlap_a_with_b(scene)
     return scene
 
@@ -274,7 +289,11 @@ def build_mtd(seed: int = 0, bodies: int | None = None) -> SatScene:
     scene: SatScene = pair_scene(
         "mtd",
         seed,
-        ["mtd (T2): arrows move A, Space: new polygons", "the arrow is the push vector; Enter separates"],
+        [
+            "mtd (Tutorial 2, the push vector): every overlapping axis pushes A out by its overlap; "
+            "the shortest push is the MTD",
+            "arrows move A, Enter separates by the MTD, Space: new polygons",
+        ],
         kind=SatScene,
         traits=frozenset({"separate"}),
     )
@@ -290,33 +309,45 @@ def build_mtd(seed: int = 0, bodies: int | None = None) -> SatScene:
 class SweptResult:
     """The swept test of A moving by ``motion`` against B: what the overlay draws.
 
-    ``hit``: the engine's Hit or None; ``ghost``: A's vertices at the time of impact or None;
-    ``pairs``: contact pairs ``[(on A, on B), ...]`` at the time of impact; ``a``, ``b``: the
+    ``hit``: the engine's Hit or None; ``axes``: every axis as the test saw it
+    (collision.explain); ``ghost``: A's vertices at the time of impact or None; ``support``: the
+    hit's support points and contact pairs at the time of impact, or None; ``a``, ``b``: the
     polygons' vertices now.
     """
 
     hit: Hit | None
+    axes: explain.Axes
     ghost: np.ndarray | None
-    pairs: list[tuple[np.ndarray, np.ndarray]]
+    support: explain.Support | None
     a: np.ndarray
     b: np.ndarray
     motion: np.ndarray
 
+    @property
+    def pairs(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The contact pairs ``[(on A, on B), ...]`` at the time of impact."""
+        if self.support is None:
+            return []
+        return list(zip(self.support.pairs_a, self.support.pairs_b, strict=True))
+
 
 @dataclass(eq=False, kw_only=True)
 class SweptScene(PairScene):
-    """T3 (and T5a, T6): A launched along ``motion`` at B: the ghost of A at the time of impact,
-    the collision normal and the time; with ``show_pairs`` (T6) the contact pairs."""
+    """T3 (and T5a): A launched along ``motion`` at B: each axis's time window on one time line,
+    the latest entry and earliest exit, the ghost of A at the time of impact and the normal; with
+    ``show_pairs`` (T6) the support points along the normal and the contact pairs instead."""
 
     show_pairs: bool = False
 
     def swept(self) -> SweptResult:
         a, b = self.a, self.b
         motion = np.asarray(self.motion, dtype=np.float64)
+        axes = explain.separating_axes(a, b, motion, 1.0)
         hit = sweep(a, b, motion, 1.0)
         if hit is None:
-            return SweptResult(None, None, [], a, b, motion)
-        return SweptResult(hit, a + motion * hit.t, contact_points(a, b, hit, motion), a, b, motion)
+            return SweptResult(None, axes, None, None, a, b, motion)
+        support = explain.support_features(a, b, hit.normal, hit.t, motion)
+        return SweptResult(hit, axes, a + motion * hit.t, support, a, b, motion)
 
     def on_overlay(self, batch: Any, frame: FrameInput) -> None:
         a, _ = self.outline_ab(batch)
@@ -327,31 +358,27 @@ class SweptScene(PairScene):
             batch.add_arrows(centre, centre + motion, palette.WHITE)
             batch.add_polygon(a + motion, None, palette.MOTION_GHOST)
         self.colour_by_overlap(hit is not None and hit.overlapping)
-        if hit is None:
-            self.status = ["no collision within the motion"]
-        elif hit.overlapping:
+        if hit is not None and hit.overlapping:
             mid = 0.5 * (self.world.position[0] + self.world.position[1])
             batch.add_arrows(mid, mid + hit.normal * hit.depth, palette.PUSH)
-            self.status = [f"overlapping: push vector depth {hit.depth:.2f} (Enter separates)"]
-        else:
+        elif hit is not None:
             batch.add_polygon(result.ghost, palette.TOI_GHOST_FILL, palette.TOI_GHOST_LINE)
             start = centre + motion * hit.t
             batch.add_arrows(start, start + hit.normal * FUTURE_NORMAL_LENGTH, palette.WHITE)
-            self.status = [f"collision at t = {hit.t:.3f} of the motion"]
-        if self.show_pairs and hit is not None and result.pairs:
-            self.draw_pairs(batch, result)
-
-    def draw_pairs(self, batch: Any, result: SweptResult) -> None:
-        """T6's contact pairs: a red segment from the point on A to the point on B, B's normal."""
-        assert result.hit is not None
-        pa = np.array([p for p, _ in result.pairs])
-        pb = np.array([q for _, q in result.pairs])
-        batch.add_lines(np.stack([pa, pb], axis=1), palette.CONTACT_PAIR)
-        batch.add_points(np.concatenate([pa, pb]), palette.CONTACT_PAIR)
-        batch.add_arrows(pb, pb + result.hit.normal * CONTACT_NORMAL_LENGTH, palette.WHITE)
-        count = len(result.pairs)
-        kind = "edge-edge" if count == 2 else "point-edge"
-        self.status.append(f"{count} contact pair{'s' * (count > 1)} ({kind})")
+        if not self.show_pairs:
+            self.status = figures.draw_timeline(batch, result.a, result.b, result.axes, PANEL)
+            if hit is not None and hit.overlapping:
+                self.status.append("Enter separates them")
+        elif hit is None or result.support is None:
+            self.status = ["no hit within the motion: no contact points (click to aim A at B)"]
+        else:
+            when = f"at t = {hit.t:.3f}" if hit.t > 0 else "now (overlapping)"
+            a_then = result.a + motion * hit.t
+            figures.draw_support_panel(batch, a_then, result.b, hit.normal, result.support, PANEL)
+            self.status = [
+                f"contact {when}: the support points, A's lowest along n (white), B's highest (blue)",
+                figures.draw_support(batch, result.support, hit.normal),
+            ]
 
 
 _SWEPT_HELP = "left mouse: launch A toward the cursor; arrows move A; Enter separates"
@@ -377,16 +404,29 @@ def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs:
 
 
 def build_swept(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    return swept_scene("swept", seed, [f"swept (T3): {_SWEPT_HELP}"], spins=False, pairs=False)
+    help_lines = [
+        "swept (Tutorial 3, fast movers): each axis's bar is when its shadows overlap; the hit is "
+        "the latest entry, if it comes before the earliest exit",
+        _SWEPT_HELP,
+    ]
+    return swept_scene("swept", seed, help_lines, spins=False, pairs=False)
 
 
 def build_rotation(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [f"rotation (T5a): {_SWEPT_HELP}", "a: spin on / off, p: pause"]
+    help_lines = [
+        "rotation (Tutorial 5, turning shapes): the swept test on the shapes as they are turned now; "
+        "watch the time windows shift as they spin",
+        f"{_SWEPT_HELP}; a: spin on / off, p: pause",
+    ]
     return swept_scene("rotation", seed, help_lines, spins=True, pairs=False)
 
 
 def build_contacts(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [f"contacts (T6): {_SWEPT_HELP}", "a: spin on / off; red: the contact pairs"]
+    help_lines = [
+        "contacts (Tutorial 6, contact points): the support points of each shape along the normal, "
+        "and the pairs made of them (red)",
+        f"{_SWEPT_HELP}; a: spin on / off",
+    ]
     return swept_scene("contacts", seed, help_lines, spins=True, pairs=True)
 
 

@@ -131,7 +131,7 @@ def test_an_input_means_one_thing_in_a_scene_and_the_same_action_everywhere() ->
         for name, action in binding.inputs:
             assert actions.setdefault(name, action) == action, name
     left = [b.help for b in controls.BINDINGS if ("MOUSE_LEFT", "attract") in b.inputs]
-    assert len(left) == 5  # rigid's attract, swept's motion, bullets, laser, primitives' drag
+    assert len(left) == 6  # rigid's attract, swept's motion, bullets, laser, primitives' drag, impulse's pick
 
 
 def test_readme_contains_exactly_the_generated_table() -> None:

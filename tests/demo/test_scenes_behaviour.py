@@ -46,7 +46,7 @@ def test_mtd_enter_separates_by_the_push_vector() -> None:
     batch = RecordingBatch()
     scene.on_overlay(batch, IDLE)
     assert batch.arrows, "the push vector is drawn"
-    push = batch.arrows[0][1] - batch.arrows[0][0]
+    push = batch.arrows[-1][1] - batch.arrows[-1][0]  # the MTD is drawn last, over the others
     before = world.position[0].copy()
     assert scene.on_action("reset_count", IDLE)  # Enter
     moved = world.position[0] - before
