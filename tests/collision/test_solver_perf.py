@@ -116,7 +116,8 @@ def random_contacts(seed: int) -> dict:
 
 
 def reference_step(d: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Warm start, then one pass of rigid sequential impulses, re-reading velocities per row."""
+    """Warm start, then one pass of rigid sequential impulses (per manifold normal rows, then
+    friction rows), re-reading velocities per row."""
     v = d["velocity"].copy()
     w = d["angular_velocity"].copy()
     im, ii = d["inv_mass"], d["inv_inertia"]
@@ -148,11 +149,6 @@ def reference_step(d: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
     for g in interleaved(groups, SOLVE_STREAMS):
         f, last = offsets[g], offsets[g + 1]
         a, b = d["body_a"][f], d["body_b"][f]
-        for k in range(f, last):
-            limit = d["friction"][k] * ni[k]
-            new = float(np.clip(ti[k] - d["tangent_mass"][k] * speed(a, b, k, 1), -limit, limit))
-            push(a, b, k, 0.0, new - ti[k])
-            ti[k] = new
         bias = [max(d["separation"][k], 0.0) * inv_h for k in range(f, last)]
         if last - f == 2 and block[g, 6] != 0.0:
             k11, k12, k22 = block[g, :3]
@@ -174,6 +170,12 @@ def reference_step(d: dict) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndar
                 new = max(ni[k] - d["normal_mass"][k] * (speed(a, b, k, 0) + bias[j]), 0.0)
                 push(a, b, k, new - ni[k], 0.0)
                 ni[k] = new
+        # Friction after the normal rows, in the cone of the impulses they just found.
+        for k in range(f, last):
+            limit = d["friction"][k] * ni[k]
+            new = float(np.clip(ti[k] - d["tangent_mass"][k] * speed(a, b, k, 1), -limit, limit))
+            push(a, b, k, 0.0, new - ti[k])
+            ti[k] = new
     return v, w, ni, ti
 
 

@@ -8,6 +8,8 @@ module of this package:
    distance, then manifolds (collision/manifold.py) for every candidate pair, with a
    speculative distance that grows with the pair's relative speed over the step, so a pair
    that can touch within the step gets its contact points now, with positive separation;
+   islands: sleeping bodies that a moving body touches or reaches within the step wake with
+   their islands, and the narrowphase runs again to give them their own contacts;
 3. warm_start: each point prepared, and matched with last step's by (body_a, body_b, feature
    key): matched points start from their accumulated impulses;
 4. soft_step, per substep: sequential impulses with accumulated clamping (normal >= 0,
@@ -16,9 +18,11 @@ module of this package:
    separation s only stopping approach faster than s / dt, so nothing tunnels at any speed;
    positions <- velocities; relax: the same iterations without the push-out spring, so the
    push-out velocity does not stay in the bodies (piles come to rest instead of jittering);
-5. restitution: the bouncing contacts' impulses are replaced by one simultaneous Poisson
-   impact from the velocities they came in with, so e = 1 keeps kinetic energy; the threshold
-   is a few steps of gravity (a small floor without gravity);
+5. restitution: the impulses of the contacts hit by an impact (approaching faster than the
+   threshold) are replaced by one simultaneous impact with Coulomb friction and Poisson
+   restitution, solved from the velocities they came in with, so friction and restitution
+   act on the impact whenever in the step it happened, and e = 1 keeps kinetic energy; the
+   threshold is a few steps of gravity (a small floor without gravity);
 6. ccd: a body that went further than its start-of-step contacts could see (it was hit hard
    during the step) is swept against the static bodies and put back where it first touches one;
 7. islands: islands (union-find over touching contacts between moving bodies) whose bodies
@@ -31,7 +35,6 @@ state. Loops are sequential in a fixed order, so results are bit-identical run t
 
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,9 +44,9 @@ from collision.bodies import Bodies
 from collision.contacts import Contacts
 from collision.records import compiled_record
 from collision.solvers.iterative.ccd import stop_at_static
-from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched_by_kinematic
+from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
-from collision.solvers.iterative.restitution import Motion, apply_restitution
+from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Prepared, group_manifolds, prepare_points
 from collision.solvers.protocol import StepContext
@@ -110,13 +113,17 @@ class IterativeSettings(Settings):
         "real", CONTACT_MAX_PUSH_SPEED, "Fastest (units/s) an overlap is pushed apart.", 0.0, 1e9
     )
     restitution_threshold = Setting(
-        "real", RESTITUTION_THRESHOLD, "Least approach speed (units/s) that bounces.", 0.0, 1e9
+        "real",
+        RESTITUTION_THRESHOLD,
+        "Least approach speed (units/s) that is an impact: it bounces, and its friction is the impact's.",
+        0.0,
+        1e9,
     )
     restitution_gravity_steps = Setting(
         "real",
         RESTITUTION_GRAVITY_STEPS,
-        "The bounce threshold is at least this many steps of gravity (|g| dt), so resting "
-        "contacts do not bounce.",
+        "The impact threshold is at least this many steps of gravity (|g| dt), so resting "
+        "contacts are not impacts (they do not bounce).",
         0.0,
         1e6,
     )
@@ -286,13 +293,14 @@ def solve(
     total_normal, total_tangent, max_normal_impulse = soft_step(
         bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
     )
-    # Resting contacts must not bounce: the threshold is at least a few steps of gravity.
-    threshold = max(
-        settings.restitution_threshold,
-        settings.restitution_gravity_steps * math.hypot(context.gravity_x, context.gravity_y) * context.dt,
+    threshold = impact_threshold(context, settings)
+    apply_restitution(
+        Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia),
+        Impact(points.normal, prepared, manifolds),
+        max_normal_impulse,
+        (total_normal, total_tangent),
+        threshold,
     )
-    motion = Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia)
-    apply_restitution(motion, points.normal, prepared, manifolds, max_normal_impulse, total_normal, threshold)
     return prepared, total_normal, total_tangent, row_a, row_b
 
 
@@ -356,8 +364,10 @@ def iterative_step(
     start_velocity = bodies.velocity.copy() if context.continuous else bodies.velocity
     pairs, fat_pairs = broadphase(bodies, context, settings, state, moving, dynamic)
     points, c = collide(bodies, context, settings, pairs, moving)
-    if context.has_kinematic:
-        wake_touched_by_kinematic(bodies, pairs, moving, state)
+    if settings.sleep and wake_touched(bodies, pairs, points, c, moving, state, context.dt):
+        # The woken bodies' own contacts (with static bodies, with each other) were skipped.
+        pairs, fat_pairs = broadphase(bodies, context, settings, state, moving, dynamic)
+        points, c = collide(bodies, context, settings, pairs, moving)
     prepared, total_normal, total_tangent, row_a, row_b = solve(
         bodies, context, settings, state, moving, pairs, points, c
     )

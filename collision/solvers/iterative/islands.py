@@ -4,7 +4,7 @@ Bodies joined by touching contacts (not speculative, not through a static body) 
 island (union-find); an island whose bodies have all stayed slower than the sleep speeds for
 ``time_to_sleep`` falls asleep at once, and wakes at once when any of its bodies is disturbed
 (:func:`wake_disturbed`: from outside, by a force, an impulse or a new velocity;
-:func:`wake_touched_by_kinematic`: by a moving kinematic body reaching it).
+:func:`wake_touched`: before the solve, by a moving body reaching it).
 
 The solver's state keeps, per row, ``sleep_time`` (s the body has been slow), ``island`` (the
 island a sleeping body fell asleep with, -1 when awake) and ``was_sleeping`` (the sleeping
@@ -166,11 +166,46 @@ def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
     return moving
 
 
+@njit(cache=True, inline="always")
+def _reaches(bodies: Bodies, points: Any, k: int, i: int, j: int, dt: float) -> bool:
+    """Whether point ``k`` (between rows ``i``, A, and ``j``, B) touches, or closes within the
+    step at the bodies' velocities (their roots')."""
+    s = points.separation[k]
+    if s <= 0.0:
+        return True
+    ri = bodies.root[i]
+    rj = bodies.root[j]
+    mx = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
+    my = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
+    v = bodies.velocity
+    w = bodies.angular_velocity
+    p = bodies.position
+    dvx = v[ri, 0] - w[ri] * (my - p[ri, 1]) - v[rj, 0] + w[rj] * (my - p[rj, 1])
+    dvy = v[ri, 1] + w[ri] * (mx - p[ri, 0]) - v[rj, 1] - w[rj] * (mx - p[rj, 0])
+    return s + (dvx * points.normal[k, 0] + dvy * points.normal[k, 1]) * dt < 0.0
+
+
 @njit(cache=True)
-def wake_touched_by_kinematic(bodies: Bodies, pairs: np.ndarray, moving: np.ndarray, state: Any) -> None:
-    """A moving kinematic body wakes what it reaches (Box2D: it keeps its contacts awake):
-    the islands of the sleeping bodies it has a candidate pair with wake, and ``moving`` says
-    so."""
+def _moves(bodies: Bodies, moving: np.ndarray, r: int) -> bool:
+    """Whether root ``r`` is awake and in motion: any awake dynamic body, or a kinematic one
+    with a velocity."""
+    if not moving[r]:
+        return False
+    if not bodies.kinematic[r]:
+        return True
+    return bodies.velocity[r, 0] != 0.0 or bodies.velocity[r, 1] != 0.0 or bodies.angular_velocity[r] != 0.0
+
+
+@njit(cache=True)
+def wake_touched(
+    bodies: Bodies, pairs: np.ndarray, points: Any, c: int, moving: np.ndarray, state: Any, dt: float
+) -> bool:
+    """Before the solve: the islands of sleeping bodies that a moving body reaches wake, so the
+    solve moves them (a sleeper solved as if static throws its striker back). A dynamic body
+    reaches a sleeper when one of their ``c`` contact points (``points``, of ``pairs (m, 2)``)
+    touches or closes within the step ``dt``; a moving kinematic body when they are a candidate
+    pair at all (Box2D: it keeps what it touches awake). ``moving`` says who woke. Returns
+    whether anyone did (the pairs and points then lack the woken bodies' own contacts)."""
     root = bodies.root
     sleeping = bodies.sleeping
     island = state.island
@@ -181,21 +216,25 @@ def wake_touched_by_kinematic(bodies: Bodies, pairs: np.ndarray, moving: np.ndar
         for side in range(2):
             k = root[pairs[p, side]]
             o = root[pairs[p, 1 - side]]
+            if bodies.kinematic[k] and sleeping[o] and island[o] >= 0 and _moves(bodies, moving, k):
+                wake[island[o]] = True
+                any_wake = True
+    for q in range(c):
+        i = pairs[points.pair_index[q], 0]
+        j = pairs[points.pair_index[q], 1]
+        for side in range(2):
+            k = root[i] if side == 0 else root[j]
+            o = root[j] if side == 0 else root[i]
             if (
-                bodies.kinematic[k]
-                and moving[k]
-                and sleeping[o]
+                sleeping[o]
                 and island[o] >= 0
-                and (
-                    bodies.velocity[k, 0] != 0.0
-                    or bodies.velocity[k, 1] != 0.0
-                    or bodies.angular_velocity[k] != 0.0
-                )
+                and _moves(bodies, moving, k)
+                and _reaches(bodies, points, q, i, j, dt)
             ):
                 wake[island[o]] = True
                 any_wake = True
     if not any_wake:
-        return
+        return False
     wake_islands(sleeping, state.sleep_time, island, wake)
     for i in range(n):
         if sleeping[root[i]]:
@@ -203,6 +242,7 @@ def wake_touched_by_kinematic(bodies: Bodies, pairs: np.ndarray, moving: np.ndar
         sleeping[i] = False
         island[i] = -1
         moving[i] = not bodies.static[i]
+    return True
 
 
 @njit(cache=True)

@@ -1,42 +1,61 @@
-"""Restitution for the iterative solver: bouncing contacts as one simultaneous Poisson impact.
+"""Impacts for the iterative solver: restitution and friction act on the impact, not on the step.
 
-The soft step treats every contact as inelastic, and spreads an impact over substeps, so a
-tilted face that lands corner first pushes at one corner, then the other. Restoring Newton's
-law point by point afterwards (``v_after = -e * v_before``) then over- or under-shoots: when
-one point of a face ends separating, sequential restitution adds energy, and a threshold too
-high turns slow impacts inelastic.
+The soft step treats every contact as inelastic and spreads an impact over its substeps: the
+impact lands in whichever substep the gap closes in, a tilted face that lands corner first
+pushes at one corner then the other, and each substep's friction sees only that substep's
+share of the impact. What the impact does then depends on where in the step it happened.
+Restoring Newton's law point by point afterwards (``v_after = -e * v_before``) over- or
+under-shoots: when one point of a face ends separating, sequential restitution adds energy.
 
-Instead, for the manifolds that bounce (an elastic point that approached faster than the
-threshold and pushed during the step):
+Instead, for the manifolds hit by an impact (a point that approached faster than the threshold
+and pushed during the step):
 
-1. take back the impulses the soft step gave their points over the step, which leaves the
-   velocities they came in with (plus whatever the other contacts did);
-2. solve the inelastic impact of all of them together (compression: normal speeds >= 0,
-   impulses >= 0, one of each zero), two-point manifolds as an exact 2 x 2 complementarity
-   problem, manifolds by Gauss-Seidel until the impulses stop changing;
-3. apply ``1 + e`` times the compression impulses (Poisson's hypothesis).
+1. take back the normal and friction impulses the soft step gave their points over the step,
+   which leaves the velocities they came in with (plus whatever the other contacts did);
+2. compression: the inelastic impact of all of them together (normal speeds >= 0, impulses
+   >= 0, one of each zero; two-point manifolds as an exact 2 x 2 complementarity problem) with
+   Coulomb friction (each point's friction impulse at most mu times its normal impulse, and
+   no more than stops its sliding), manifolds by Gauss-Seidel until the impulses stop changing;
+3. restitution (Poisson's hypothesis): ``e`` times the compression's normal impulses again,
+   with friction now bounded by mu times the whole ``(1 + e)`` normal impulse.
 
-For frictionless contacts this changes kinetic energy by ``(e^2 - 1) / 2 * x K x`` for the
-compression impulses x and the contacts' effective mass K: zero when e = 1, a loss when e < 1,
-never a gain, whatever the order in which the soft step met the points. Every point of a
-bouncing manifold takes part, with the manifold's coefficient.
+A box that slides throughout the impact loses exactly ``mu (1 + e)`` times its normal speed
+from its tangential speed and gains no spin, wherever in the step it landed. For frictionless
+contacts the impact changes kinetic energy by ``(e^2 - 1) / 2 * x K x`` for the compression
+impulses x and the contacts' effective mass K: zero when e = 1, a loss when e < 1, never a
+gain, whatever the order in which the soft step met the points. Every point of an impact's
+manifold takes part, with the manifold's coefficients.
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+import math
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 
-#: Gauss-Seidel passes over the bouncing manifolds at most; a lone manifold is exact in one
-#: pass, so this only bounds chains of simultaneous impacts.
+#: Gauss-Seidel passes over the impact's manifolds at most; a frictionless lone manifold is
+#: exact in one pass, so this only bounds chains of simultaneous impacts and the exchange
+#: between a manifold's friction and the split of its normal impulse.
 RESTITUTION_PASSES = 32
 
-#: Relative change of the compression impulses (dimensionless) below which the passes stop.
+#: Relative change of the impact's impulses (dimensionless) below which the passes stop.
 RESTITUTION_CONVERGENCE = 1e-12
+
+#: Columns of the arms (``Prepared.cross_a``, ``cross_b``): crossed with the normal, the tangent.
+NORMAL, TANGENT = 0, 1
+
+
+@njit(cache=True)
+def impact_threshold(context: Any, settings: Any) -> float:
+    """The least approach speed (units/s) that is an impact (it bounces, its friction is the
+    impact's): ``settings.restitution_threshold``, and at least ``restitution_gravity_steps``
+    steps of the ``context``'s gravity, so resting contacts are not impacts."""
+    gravity = math.hypot(context.gravity_x, context.gravity_y)
+    return max(settings.restitution_threshold, settings.restitution_gravity_steps * gravity * context.dt)
 
 
 class Motion(NamedTuple):
@@ -49,27 +68,50 @@ class Motion(NamedTuple):
     inv_inertia: np.ndarray
 
 
+class Impact(NamedTuple):
+    """The step's contact points as the impact sees them: ``normal (c, 2)`` (unit, from B
+    toward A), ``prepared`` (warm_start's view: bodies, arms, masses, materials, approach
+    speeds), ``manifolds`` (runs of points of one pair, 2 x 2 normal masses)."""
+
+    normal: np.ndarray
+    prepared: Prepared
+    manifolds: Manifolds
+
+
 @njit(cache=True)
-def _apply(motion: Motion, a: int, b: int, rna: float, rnb: float, nx: float, ny: float, d: float) -> None:
-    """Normal impulse d (N s) on A at the point with cross(r_a, n) = rna, its opposite on B."""
+def _push(motion: Motion, impact: Impact, k: int, column: int, d: float) -> None:
+    """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
+    ``(-ny, nx)`` (TANGENT), its opposite on B."""
+    prepared = impact.prepared
+    a = prepared.body_a[k]
+    b = prepared.body_b[k]
+    nx = impact.normal[k, 0]
+    ny = impact.normal[k, 1]
+    ux, uy = (nx, ny) if column == NORMAL else (-ny, nx)
     velocity = motion.velocity
-    velocity[a, 0] += motion.inv_mass[a] * d * nx
-    velocity[a, 1] += motion.inv_mass[a] * d * ny
-    motion.angular_velocity[a] += motion.inv_inertia[a] * d * rna
-    velocity[b, 0] -= motion.inv_mass[b] * d * nx
-    velocity[b, 1] -= motion.inv_mass[b] * d * ny
-    motion.angular_velocity[b] -= motion.inv_inertia[b] * d * rnb
+    velocity[a, 0] += motion.inv_mass[a] * d * ux
+    velocity[a, 1] += motion.inv_mass[a] * d * uy
+    motion.angular_velocity[a] += motion.inv_inertia[a] * d * prepared.cross_a[k, column]
+    velocity[b, 0] -= motion.inv_mass[b] * d * ux
+    velocity[b, 1] -= motion.inv_mass[b] * d * uy
+    motion.angular_velocity[b] -= motion.inv_inertia[b] * d * prepared.cross_b[k, column]
 
 
-@njit(cache=True, inline="always")
-def _normal_speed(motion: Motion, a: int, b: int, nx: float, ny: float, rna: float, rnb: float) -> float:
-    """Relative normal speed (A minus B, along the normal) at a point with the given arms."""
+@njit(cache=True)
+def _speed(motion: Motion, impact: Impact, k: int, column: int) -> float:
+    """Relative speed (A minus B) at point ``k`` along its normal or tangent (see :func:`_push`)."""
+    prepared = impact.prepared
+    a = prepared.body_a[k]
+    b = prepared.body_b[k]
+    nx = impact.normal[k, 0]
+    ny = impact.normal[k, 1]
+    ux, uy = (nx, ny) if column == NORMAL else (-ny, nx)
     velocity = motion.velocity
     return (
-        (velocity[a, 0] - velocity[b, 0]) * nx
-        + (velocity[a, 1] - velocity[b, 1]) * ny
-        + motion.angular_velocity[a] * rna
-        - motion.angular_velocity[b] * rnb
+        (velocity[a, 0] - velocity[b, 0]) * ux
+        + (velocity[a, 1] - velocity[b, 1]) * uy
+        + motion.angular_velocity[a] * prepared.cross_a[k, column]
+        - motion.angular_velocity[b] * prepared.cross_b[k, column]
     )
 
 
@@ -103,16 +145,21 @@ def _lcp2(
 
 @njit(cache=True)
 def _spread(
-    bounce: np.ndarray, count: int, prepared: Prepared, motion: Motion, total_normal: np.ndarray,
-    offsets: np.ndarray, threshold: float,
-) -> int:  # fmt: skip
+    bounce: np.ndarray,
+    count: int,
+    prepared: Prepared,
+    motion: Motion,
+    total_normal: np.ndarray,
+    offsets: np.ndarray,
+    threshold: float,
+) -> int:
     """Add to ``bounce (g,) bool`` the elastic manifolds the impact reached within the step.
 
     A body bounced off one contact can hit another in the same step: that contact was not
     closing at the start, so it has no approach speed, but it took the blow (its impulse
     changed the bodies' normal speed by more than the threshold). Left inelastic while the
     first contact is made elastic, the two disagree and energy appears. Spreads from the
-    bouncing manifolds' moving bodies until nothing changes; returns the new count.
+    impact's moving bodies until nothing changes; returns the new count.
     """
     groups = offsets.shape[0] - 1
     inv_mass = motion.inv_mass
@@ -155,173 +202,178 @@ def _spread(
 
 
 @njit(cache=True)
-def bouncing(
-    motion: Motion, prepared: Prepared, manifolds: Manifolds, max_normal_impulse: np.ndarray,
-    total_normal: np.ndarray, threshold: float,
-) -> np.ndarray:  # fmt: skip
-    """The manifolds that bounce, in order: those with an elastic point that approached faster
-    than ``threshold`` (units/s) and pushed during the step, and those their impact reached
-    (:func:`_spread`)."""
+def impacting(
+    motion: Motion,
+    prepared: Prepared,
+    manifolds: Manifolds,
+    max_normal_impulse: np.ndarray,
+    total_normal: np.ndarray,
+    threshold: float,
+) -> np.ndarray:
+    """The manifolds of the impact, in order: those with a point that approached faster than
+    ``threshold`` (units/s) and pushed during the step, and the elastic ones their impact
+    reached (:func:`_spread`)."""
     offsets = manifolds.offsets
     groups = offsets.shape[0] - 1
-    bounce = np.zeros(groups, dtype=np.bool_)
+    hit = np.zeros(groups, dtype=np.bool_)
     count = 0
     for g in range(groups):
         for k in range(offsets[g], offsets[g + 1]):
-            if (
-                prepared.restitution[k] != 0.0
-                and prepared.approach[k] < -threshold
-                and max_normal_impulse[k] > 0.0
-            ):
-                bounce[g] = True
-        if bounce[g]:
+            if prepared.approach[k] < -threshold and max_normal_impulse[k] > 0.0:
+                hit[g] = True
+        if hit[g]:
             count += 1
     if count > 0:
-        count = _spread(bounce, count, prepared, motion, total_normal, offsets, threshold)
+        count = _spread(hit, count, prepared, motion, total_normal, offsets, threshold)
     order = np.empty(count, dtype=np.int64)
     m = 0
     for g in range(groups):
-        if bounce[g]:
+        if hit[g]:
             order[m] = g
             m += 1
     return order
 
 
 @njit(cache=True)
-def _compress_pair(
-    motion: Motion, normal: np.ndarray, prepared: Prepared, manifolds: Manifolds, g: int, x: np.ndarray,
-    change: float, size: float,
-) -> tuple[float, float]:  # fmt: skip
-    """One Gauss-Seidel visit of two-point manifold ``g``: its compression impulses ``x`` solved
-    exactly as a 2 x 2 complementarity problem, even when ill-conditioned (where the soft step
-    solves the points one by one): Gauss-Seidel between two nearly parallel rows would take
-    thousands of passes to converge. Returns the largest change and impulse so far."""
-    first = manifolds.offsets[g]
-    k0 = first
-    k1 = first + 1
-    a = prepared.body_a[first]
-    b = prepared.body_b[first]
-    nx = normal[first, 0]
-    ny = normal[first, 1]
-    k11 = manifolds.block[g, 0]
-    k12 = manifolds.block[g, 1]
-    k22 = manifolds.block[g, 2]
+def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float:
+    """One Gauss-Seidel visit of manifold ``g``'s normal rows (compression impulses ``x``):
+    a well-conditioned two-point manifold exactly as a 2 x 2 complementarity problem (Gauss-
+    Seidel between two nearly parallel rows would take thousands of passes), else point by
+    point. Returns the largest change of an impulse."""
+    offsets = impact.manifolds.offsets
+    block = impact.manifolds.block
+    first = offsets[g]
+    last = offsets[g + 1]
+    k11 = block[g, 0]
+    k12 = block[g, 1]
+    k22 = block[g, 2]
     det = k11 * k22 - k12 * k12
-    cross_a = prepared.cross_a
-    cross_b = prepared.cross_b
-    v0 = _normal_speed(motion, a, b, nx, ny, cross_a[k0, 0], cross_b[k0, 0])
-    v1 = _normal_speed(motion, a, b, nx, ny, cross_a[k1, 0], cross_b[k1, 0])
-    c0 = v0 - k11 * x[k0] - k12 * x[k1]
-    c1 = v1 - k12 * x[k0] - k22 * x[k1]
-    n0, n1 = _lcp2(c0, c1, k11, k12, k22, k22 / det, -k12 / det, k11 / det)
-    for k, new in ((k0, n0), (k1, n1)):
+    change = 0.0
+    if last - first == 2 and det > 0.0:
+        k0 = first
+        k1 = first + 1
+        c0 = _speed(motion, impact, k0, NORMAL) - k11 * x[k0] - k12 * x[k1]
+        c1 = _speed(motion, impact, k1, NORMAL) - k12 * x[k0] - k22 * x[k1]
+        n0, n1 = _lcp2(c0, c1, k11, k12, k22, k22 / det, -k12 / det, k11 / det)
+        for k, new in ((k0, n0), (k1, n1)):
+            d = new - x[k]
+            x[k] = new
+            change = max(change, abs(d))
+            _push(motion, impact, k, NORMAL, d)
+        return change
+    for k in range(first, last):
+        new = max(x[k] - impact.prepared.normal_mass[k] * _speed(motion, impact, k, NORMAL), 0.0)
         d = new - x[k]
         x[k] = new
         change = max(change, abs(d))
-        size = max(size, new)
-        _apply(motion, a, b, cross_a[k, 0], cross_b[k, 0], nx, ny, d)
-    return change, size
+        _push(motion, impact, k, NORMAL, d)
+    return change
 
 
 @njit(cache=True)
-def _compress_points(
-    motion: Motion, normal: np.ndarray, prepared: Prepared, manifolds: Manifolds, g: int, x: np.ndarray,
-    change: float, size: float,
-) -> tuple[float, float]:  # fmt: skip
-    """One Gauss-Seidel visit of manifold ``g``, point by point (see :func:`_compress_pair`)."""
-    first = manifolds.offsets[g]
-    a = prepared.body_a[first]
-    b = prepared.body_b[first]
-    nx = normal[first, 0]
-    ny = normal[first, 1]
-    for k in range(first, manifolds.offsets[g + 1]):
-        rna = prepared.cross_a[k, 0]
-        rnb = prepared.cross_b[k, 0]
-        vn = _normal_speed(motion, a, b, nx, ny, rna, rnb)
-        new = max(x[k] - prepared.normal_mass[k] * vn, 0.0)
-        d = new - x[k]
-        x[k] = new
+def _friction_rows(
+    motion: Motion, impact: Impact, g: int, load: np.ndarray, scale: np.ndarray, f: np.ndarray
+) -> float:
+    """One Gauss-Seidel visit of manifold ``g``'s friction rows: each point's accumulated
+    friction impulse ``f[k]`` toward stopping its sliding, within mu times ``scale[k]`` times
+    its normal impulse ``load[k]``. Returns the largest change of an impulse."""
+    prepared = impact.prepared
+    offsets = impact.manifolds.offsets
+    change = 0.0
+    for k in range(offsets[g], offsets[g + 1]):
+        limit = prepared.friction[k] * scale[k] * load[k]
+        new = min(max(f[k] - prepared.tangent_mass[k] * _speed(motion, impact, k, TANGENT), -limit), limit)
+        d = new - f[k]
+        f[k] = new
         change = max(change, abs(d))
-        size = max(size, new)
-        _apply(motion, a, b, rna, rnb, nx, ny, d)
-    return change, size
+        _push(motion, impact, k, TANGENT, d)
+    return change
 
 
 @njit(cache=True)
-def compress(
-    motion: Motion, normal: np.ndarray, prepared: Prepared, manifolds: Manifolds, order: np.ndarray
-) -> np.ndarray:
-    """Step 2: the inelastic impact of the bouncing manifolds ``order`` all at once (normal
-    speeds >= 0, impulses >= 0, one of each zero), by Gauss-Seidel until the impulses stop
-    changing. Returns the compression impulses ``x (c,)`` (N s)."""
-    offsets = manifolds.offsets
-    block = manifolds.block
-    x = np.zeros(prepared.normal_impulse.shape[0])
+def _converge(
+    motion: Motion,
+    impact: Impact,
+    order: np.ndarray,
+    x: np.ndarray,
+    f: np.ndarray,
+    scale: np.ndarray,
+    compression: bool,
+) -> None:
+    """Gauss-Seidel over the manifolds ``order`` until the impulses stop changing: with
+    ``compression`` the normal rows (impulses ``x``) and the friction rows (``f``), else the
+    friction rows alone, the normal impulses fixed; friction within mu ``scale`` x."""
+    offsets = impact.manifolds.offsets
     for _ in range(RESTITUTION_PASSES):
         change = 0.0
         size = 0.0
         for m in range(order.shape[0]):
             g = order[m]
-            first = offsets[g]
-            det = block[g, 0] * block[g, 2] - block[g, 1] * block[g, 1]
-            if offsets[g + 1] - first == 2 and det > 0.0:
-                change, size = _compress_pair(motion, normal, prepared, manifolds, g, x, change, size)
-            else:
-                change, size = _compress_points(motion, normal, prepared, manifolds, g, x, change, size)
+            if compression:
+                change = max(change, _normal_rows(motion, impact, g, x))
+            change = max(change, _friction_rows(motion, impact, g, x, scale, f))
+            for k in range(offsets[g], offsets[g + 1]):
+                size = max(size, x[k], abs(f[k]))
         if change <= RESTITUTION_CONVERGENCE * size:
-            break
-    return x
+            return
 
 
 @njit(cache=True)
-def _push_manifolds(
-    motion: Motion, normal: np.ndarray, prepared: Prepared, manifolds: Manifolds, order: np.ndarray,
-    impulse: np.ndarray, factor: np.ndarray,
-) -> None:  # fmt: skip
-    """Apply ``factor[k] * impulse[k]`` along the normal at every point ``k`` of the manifolds
-    ``order``."""
-    offsets = manifolds.offsets
+def _take_back(motion: Motion, impact: Impact, order: np.ndarray, totals: tuple) -> None:
+    """Step 1: the impulses ``totals`` = ``(normal (c,), tangent (c,))`` of the manifolds
+    ``order`` taken back."""
+    offsets = impact.manifolds.offsets
+    total_normal, total_tangent = totals
     for m in range(order.shape[0]):
         g = order[m]
-        a = prepared.body_a[offsets[g]]
-        b = prepared.body_b[offsets[g]]
         for k in range(offsets[g], offsets[g + 1]):
-            d = factor[k] * impulse[k]
-            _apply(
-                motion, a, b, prepared.cross_a[k, 0], prepared.cross_b[k, 0], normal[k, 0], normal[k, 1], d
-            )
+            _push(motion, impact, k, NORMAL, -total_normal[k])
+            _push(motion, impact, k, TANGENT, -total_tangent[k])
 
 
 @njit(cache=True)
 def apply_restitution(
-    motion: Motion, normal: np.ndarray, prepared: Prepared, manifolds: Manifolds,
-    max_normal_impulse: np.ndarray, total_normal: np.ndarray, threshold: float,
-) -> None:  # fmt: skip
-    """Replace the bouncing manifolds' impulses over the step by an elastic impact.
+    motion: Motion, impact: Impact, max_normal_impulse: np.ndarray, totals: tuple, threshold: float
+) -> None:
+    """Replace the impact's impulses over the step by one impact with Coulomb friction and
+    Poisson restitution (see the module docstring).
 
-    ``normal (c, 2)`` the points' normals; ``prepared`` as made by warm_start (its ``approach``:
-    m/s, normal speed before solving, negative when closing); ``total_normal (c,)`` the soft
-    step's impulses over the step (N s); ``threshold`` (units/s) the least approach speed that
-    bounces. Updates velocities, ``total_normal`` (now the impact's ``(1 + e) x``) and
-    ``prepared.normal_impulse`` (the warm-start store: zero for bouncing points, which leave
-    the step separating) in place.
+    ``max_normal_impulse (c,)``: the largest normal impulse each point gave in a pass of the
+    soft step; ``totals``: ``(total_normal (c,), total_tangent (c,))``, its impulses over the
+    step (N s); ``threshold`` (units/s): the least approach speed that is an impact. Updates
+    velocities, the totals (now the impact's) and, for bouncing points, which leave the step
+    separating, the warm-start store (``impact.prepared``'s impulses, zeroed) in place.
     """
-    order = bouncing(motion, prepared, manifolds, max_normal_impulse, total_normal, threshold)
+    prepared = impact.prepared
+    total_normal, total_tangent = totals
+    order = impacting(motion, prepared, impact.manifolds, max_normal_impulse, total_normal, threshold)
     if order.shape[0] == 0:
         return
-    # 1. The velocities the bouncing contacts came in with.
-    _push_manifolds(
-        motion, normal, prepared, manifolds, order, total_normal, np.full(total_normal.shape[0], -1.0)
-    )
-    # 2. Compression: the inelastic impact of all of them at once.
-    x = compress(motion, normal, prepared, manifolds, order)
-    # 3. Restitution: e times the compression impulse again. One coefficient for the whole
-    # manifold: Poisson's impact keeps energy only when every point's compression impulse is
-    # restored by the same factor.
-    _push_manifolds(motion, normal, prepared, manifolds, order, x, prepared.restitution)
-    offsets = manifolds.offsets
+    _take_back(motion, impact, order, totals)
+    c = total_normal.shape[0]
+    x = np.zeros(c)
+    f = np.zeros(c)
+    scale = np.ones(c)
+    _converge(motion, impact, order, x, f, scale, True)
+    # Restitution: e times the compression impulse again, one coefficient per manifold
+    # (Poisson's impact keeps energy only when every point's impulse is restored by the same
+    # factor); friction may grow with the normal impulse, to mu (1 + e) x.
+    offsets = impact.manifolds.offsets
+    bounces = False
     for m in range(order.shape[0]):
         g = order[m]
         for k in range(offsets[g], offsets[g + 1]):
-            total_normal[k] = x[k] + prepared.restitution[k] * x[k]
-            prepared.normal_impulse[k] = 0.0
+            e = prepared.restitution[k]
+            scale[k] = 1.0 + e
+            if e != 0.0:
+                bounces = True
+                _push(motion, impact, k, NORMAL, e * x[k])
+                prepared.normal_impulse[k] = 0.0
+                prepared.tangent_impulse[k] = 0.0
+    if bounces:
+        _converge(motion, impact, order, x, f, scale, False)
+    for m in range(order.shape[0]):
+        g = order[m]
+        for k in range(offsets[g], offsets[g + 1]):
+            total_normal[k] = scale[k] * x[k]
+            total_tangent[k] = f[k]

@@ -26,6 +26,7 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.geometry import wrap_angles
 from collision.solvers.iterative.narrowphase import Points
+from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 from collision.solvers.protocol import StepContext
 from collision.tolerances import (
@@ -171,19 +172,22 @@ def _block_rows(
 @njit(cache=True, inline="always")
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
-    softness: np.ndarray, inv_h: float, use_bias: bool, max_push: float,
+    softness: np.ndarray, inv_h: float, use_bias: bool, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
     """One pass of sequential impulses over the manifolds in ``order``; ``use_bias``: push
-    overlaps apart (solve) or not (relax). Inlined into ``_solve`` and ``_relax`` with a
-    constant, so each is compiled for its case; the loop and its steps (all inlined) stay
-    inside so that no array is passed to a function per manifold (numba counts references to
-    arrays passed to a call, an atomic operation per array per call).
+    overlaps apart (solve) or not (relax); ``open_speed``: speculative rows keep the next
+    substep's approach within their gap unless faster than this (see ``_final_relax``).
+    Inlined into ``_solve``, ``_relax`` and ``_final_relax``, each compiled for its case; the
+    loop and its steps (all inlined) stay inside so that no array is passed to a function per
+    manifold (numba counts references to arrays passed to a call, an atomic operation each).
 
-    Per manifold: friction rows, then normal rows (a 2 x 2 block when usable), then one
-    velocity update for each body. The rows' relative speeds are read from the bodies once;
-    each impulse then updates the later rows' speeds through the manifold's couplings (K
-    entries, M_T01, M_NT*): the same sequence of impulses as re-reading the velocities after
-    every row, without the long dependency chain through the bodies' velocities.
+    Per manifold: normal rows (a 2 x 2 block when usable), then friction rows clamped by the
+    normal impulses just found (Box2D v3's order: a contact's friction cone is this pass's,
+    and in the pass where an impact's impulse appears friction acts on it), then one velocity
+    update for each body. The rows' relative speeds are read from the bodies once; each
+    impulse then updates the later rows' speeds through the manifold's couplings (K entries,
+    M_T01, M_NT*): the impulses of re-reading the velocities after every row, without the long
+    dependency chain through the bodies' velocities.
     """
     for gg in range(order.shape[0]):
         g = order[gg]
@@ -229,27 +233,31 @@ def _pass(
         vt0 = vt_lin + wa * rta0 - wb * rtb0
         vt1 = vt_lin + wa * rta1 - wb * rtb1
 
-        # Friction first: non-penetration has the last word.
-        ft0, ft1 = _friction_rows(point, manifold, g, k0, k1, two, vt0, vt1)
-        vn0 += manifold[g, M_NT00] * ft0 + manifold[g, M_NT01] * ft1
-        vn1 += manifold[g, M_NT10] * ft0 + manifold[g, M_NT11] * ft1
-
         # Separation now, to first order in the rotation (the same linearisation as the
         # velocity rows): start-of-step separation plus the anchors' travel.
         s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
+        s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
         row0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        # After the step's last move a gap that stayed open and is closing as an impact carries
+        # nothing (the next step's contact meets it); slower approach is resting contact.
+        open0 = s0 > 0.0 and point[k0, P_NI] == 0.0 and vn0 < -open_speed
+        open1 = s1 > 0.0 and point[k1, P_NI] == 0.0 and vn1 < -open_speed
+        fn0 = 0.0
         fn1 = 0.0
-        if two and manifold[g, M_OK] != 0.0:
-            s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-            row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        if two and manifold[g, M_OK] != 0.0 and not (open0 or open1):
             fn0, fn1 = _block_rows(point, manifold, g, k0, k1, vn0, vn1, row0, row1, use_bias)
         else:
-            fn0 = _normal_row(point, k0, vn0, row0, use_bias)
-            if two:
+            if not open0:
+                fn0 = _normal_row(point, k0, vn0, row0, use_bias)
+            if two and not open1:
                 vn1 += manifold[g, M_K12] * fn0
-                s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-                row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
                 fn1 = _normal_row(point, k1, vn1, row1, use_bias)
+
+        # Friction, in the cone of the normal impulses just found.
+        vt0 += manifold[g, M_NT00] * fn0 + manifold[g, M_NT10] * fn1
+        vt1 += manifold[g, M_NT01] * fn0 + manifold[g, M_NT11] * fn1
+        ft0, ft1 = _friction_rows(point, manifold, g, k0, k1, two, vt0, vt1)
 
         # Bodies that do not move are not written: a store would chain every contact on the
         # ground into one long dependency through memory.
@@ -273,15 +281,9 @@ def _pass(
 
 @njit(cache=True)
 def _solve(
-    body: np.ndarray,
-    point: np.ndarray,
-    manifold: np.ndarray,
-    link: np.ndarray,
-    order: np.ndarray,
-    softness: np.ndarray,
-    inv_h: float,
-    max_push: float,
-) -> None:
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
+    softness: np.ndarray, inv_h: float, max_push: float,
+) -> None:  # fmt: skip
     """One pass of sequential impulses with the soft push-out over every manifold (packed
     rows, see B_*, P_*, M_*).
 
@@ -290,22 +292,27 @@ def _solve(
     1), and between unequal moving bodies (row 2 + manifold); ``M_ROW`` picks a manifold's.
     Separations are brought up to date from the bodies' travel since the start of the step.
     """
-    _pass(body, point, manifold, link, order, softness, inv_h, True, max_push)
+    _pass(body, point, manifold, link, order, softness, inv_h, True, math.inf, max_push)
 
 
 @njit(cache=True)
 def _relax(
-    body: np.ndarray,
-    point: np.ndarray,
-    manifold: np.ndarray,
-    link: np.ndarray,
-    order: np.ndarray,
-    softness: np.ndarray,
-    inv_h: float,
-) -> None:
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
+    softness: np.ndarray, inv_h: float,
+) -> None:  # fmt: skip
     """``_solve`` without the push-out: overlapping rows only stop approach; speculative rows
-    still close at most their gap within the substep."""
-    _pass(body, point, manifold, link, order, softness, inv_h, False, 0.0)
+    still close at most their gap within the next substep."""
+    _pass(body, point, manifold, link, order, softness, inv_h, False, math.inf, 0.0)
+
+
+@njit(cache=True)
+def _final_relax(
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
+    softness: np.ndarray, inv_h: float, impact_speed: float,
+) -> None:  # fmt: skip
+    """``_relax`` after the step's last move, but an unloaded row whose gap stayed open and closes
+    faster than ``impact_speed`` is left to the next step's contact, which meets that impact."""
+    _pass(body, point, manifold, link, order, softness, inv_h, False, impact_speed, 0.0)
 
 
 @njit(cache=True)
@@ -504,6 +511,7 @@ def run_substeps(
     total_normal = np.zeros(c)
     total_tangent = np.zeros(c)
     order = _interleaved_order(manifold.shape[0], SOLVE_STREAMS)
+    impact_speed = impact_threshold(context, settings)
     position = bodies.position
     angle = bodies.angle
     for sub in range(count):
@@ -526,9 +534,12 @@ def run_substeps(
             body[i, B_DX] += dx
             body[i, B_DY] += dy
             body[i, B_DA] += da
-        passes = settings.relax_iterations + (settings.final_relax_iterations if sub == count - 1 else 0)
-        for _ in range(passes):
-            _relax(body, point, manifold, link, order, softness, inv_hs)
+        if sub < count - 1:
+            for _ in range(settings.relax_iterations):
+                _relax(body, point, manifold, link, order, softness, inv_hs)
+        else:
+            for _ in range(settings.relax_iterations + settings.final_relax_iterations):
+                _final_relax(body, point, manifold, link, order, softness, inv_hs, impact_speed)
         for k in range(c):
             total_normal[k] += point[k, P_NI]
             total_tangent[k] += point[k, P_TI]

@@ -209,10 +209,6 @@ WAS_ASLEEP = Check(
 )
 NEVER_SLEEPS = "only the iterative solver puts bodies to sleep: the other two have nothing to wake"
 SLEEP_EXEMPT = {"tutorial": NEVER_SLEEPS, "arcade": NEVER_SLEEPS}
-SLEEP_DEFECT = (
-    "a sleeping body struck by a moving one does not wake: the striker bounces off it as off a "
-    "wall (A comes back at -2 m/s, B stays at 0: momentum +2 becomes -2)"
-)
 
 
 def sleeper_struck(side: str) -> Case:
@@ -256,7 +252,6 @@ def sleeper_struck(side: str) -> Case:
         },
         sleeper_struck.__doc__ or "",
         exempt=SLEEP_EXEMPT,
-        defects={"iterative": SLEEP_DEFECT},
     )
 
 
@@ -301,10 +296,4 @@ def sleeper_hit_sliding() -> Case:
         },
         sleeper_hit_sliding.__doc__ or "",
         exempt=SLEEP_EXEMPT,
-        defects={
-            "iterative": (
-                "the sleeping box is not woken by a box sliding into it: the striker stops dead "
-                "against it and the sleeper never moves (slide 0 m instead of 0.75 m)"
-            )
-        },
     )

@@ -188,14 +188,6 @@ SPIN_WHY = (
 )
 
 
-IMPACT_FRICTION_DEFECT = (
-    "friction during an impact is not Coulomb's and depends on where in the step the impact "
-    "lands: with mu 0.3, e 0 the box loses 0.63, 0.10 and 0.56 m/s of tangential velocity for "
-    "impacts at 0.1, 0.5 and 0.9 of the step instead of 0.9, and with e 0.5 it loses 0.50-0.63 "
-    "instead of 1.35 m/s and spins at 0.65-0.76 rad/s instead of 0"
-)
-
-
 def oblique_impact(friction: float, restitution: float, fraction: float, turn: float = 0.0) -> Case:
     """A box lands flat and obliquely on a floor: Coulomb friction during the impact.
 
@@ -253,16 +245,13 @@ def oblique_impact(friction: float, restitution: float, fraction: float, turn: f
             "loss = mu x normal change, no spin"
         )
         exempt = {"arcade": ARCADE_NOT_COULOMB}
-        defects = {"iterative": IMPACT_FRICTION_DEFECT}
     else:
         law = (
             f"frictionless oblique bounce (e {restitution:g}, impact {where}): "
             "tangential velocity kept, normal x -e"
         )
-        exempt, defects = {}, {}
-    return Case(
-        scene.name, law, scene, measure, checks, oblique_impact.__doc__ or "", exempt=exempt, defects=defects
-    )
+        exempt = {}
+    return Case(scene.name, law, scene, measure, checks, oblique_impact.__doc__ or "", exempt=exempt)
 
 
 GAP_WHY = "nothing may act on either body while the gap is open: only rounding (float32 in Box2D)"
@@ -313,13 +302,6 @@ def open_gap() -> Case:
             ),
         },
         open_gap.__doc__ or "",
-        defects={
-            "iterative": (
-                "the speculative contact acts across a gap that stays open: after step 1 the boxes are "
-                "still 0.010 m apart, yet A's normal velocity is already 0 (restitution applied: they "
-                "rebounded across the gap) and friction has cut its sliding velocity from 0.6 to 0.49 m/s"
-            ),
-        },
     )
 
 

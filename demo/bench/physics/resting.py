@@ -219,13 +219,6 @@ def corner_wheel() -> Case:
         },
         corner_wheel.__doc__ or "",
         exempt={"arcade": ARCADE_NO_ROTATION},
-        defects={
-            "iterative": (
-                "the spin brakes too weakly in a corner: the wheel takes 14% longer to stop than "
-                "Coulomb friction on both contacts allows (0.974 s to fall to 1% of w0 instead of "
-                "0.856 s; Box2D v3 and pymunk: within 2%)"
-            )
-        },
     )
 
 
