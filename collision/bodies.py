@@ -25,7 +25,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import wrap_angle, wrap_angles
-from collision.records import compiled_record
+from collision.records import StepContext
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import (
     MAX_ANGULAR_SPEED,
@@ -38,7 +38,6 @@ from collision.tolerances import (
 )
 
 
-@compiled_record
 class Bodies(NamedTuple):
     """The rows of the body store (``n`` rows; views into :class:`BodyStore`'s arrays).
 
@@ -229,6 +228,8 @@ class BodyStore:
         self._arrays = _allocate(0)
         self._count = 0
         self.rows = self._views()
+        #: ``rows`` as a plain tuple, for compiled code called from Python (collision.records).
+        self.fields = tuple(self.rows)
         #: Any compound (a body of several rows) or kinematic body: steps skip their extra work
         #: without.
         self.has_compounds = False
@@ -260,6 +261,7 @@ class BodyStore:
         self._arrays["root"][n : n + count] = n
         self._count = n + count
         self.rows = self._views()
+        self.fields = tuple(self.rows)
         if count > 1:
             self.has_compounds = True
         return n
@@ -313,6 +315,7 @@ class BodyStore:
         rows = self._views()
         rows.root[rows.root > first] -= count
         self.rows = rows
+        self.fields = tuple(rows)
         self.has_compounds = bool((rows.root != np.arange(self._count)).any())
         self.has_kinematic = bool(rows.kinematic.any())
 
@@ -354,15 +357,18 @@ def integrate_forces(bodies: Bodies, gravity_x: float, gravity_y: float, dt: flo
     force = bodies.force
     torque = bodies.torque
     inv_mass = bodies.inv_mass
+    inv_inertia = bodies.inv_inertia
+    static = bodies.static
+    sleeping = bodies.sleeping
     for i in range(velocity.shape[0]):
-        if bodies.static[i]:
+        if static[i]:
             velocity[i, 0] = 0.0
             velocity[i, 1] = 0.0
             angular_velocity[i] = 0.0
-        elif inv_mass[i] > 0.0 and not bodies.sleeping[i]:
+        elif inv_mass[i] > 0.0 and not sleeping[i]:
             velocity[i, 0] += (gravity_x + force[i, 0] * inv_mass[i]) * dt
             velocity[i, 1] += (gravity_y + force[i, 1] * inv_mass[i]) * dt
-            angular_velocity[i] += torque[i] * bodies.inv_inertia[i] * dt
+            angular_velocity[i] += torque[i] * inv_inertia[i] * dt
         force[i, 0] = 0.0
         force[i, 1] = 0.0
         torque[i] = 0.0
@@ -401,12 +407,15 @@ def state_in_range(
 
 
 @njit(cache=True)
-def begin_step(bodies: Bodies, context: Any, check: bool) -> bool:
+def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
     """The world's part of a step in one call (each call costs time in a small world): when
     the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits; not checked
-    without ``check``), wrap the angles, integrate forces (``context``: a step context, its
-    ``dt`` and gravity) and, with ``context.has_compounds``, mirror compound roots into their
-    parts; return True. Otherwise change nothing and return False."""
+    without ``check``), wrap the angles, integrate forces (with the step context's ``dt`` and
+    gravity) and, with ``has_compounds``, mirror compound roots into their parts; return True.
+    Otherwise change nothing and return False. ``fields``, ``context_fields``: the body store's
+    rows and the step context as plain tuples (collision.records)."""
+    bodies = Bodies(*fields)
+    context = StepContext(*context_fields)
     if check and not state_in_range(
         bodies.position,
         bodies.angle,
@@ -433,15 +442,24 @@ def sync_parts(bodies: Bodies) -> None:
     """
     root = bodies.root
     position = bodies.position
+    angle = bodies.angle
     velocity = bodies.velocity
+    angular_velocity = bodies.angular_velocity
+    sleeping = bodies.sleeping
     for i in range(root.shape[0]):
         r = root[i]
         if r == i:
             continue
         position[i, 0] = position[r, 0]
         position[i, 1] = position[r, 1]
-        bodies.angle[i] = bodies.angle[r]
+        angle[i] = angle[r]
         velocity[i, 0] = velocity[r, 0]
         velocity[i, 1] = velocity[r, 1]
-        bodies.angular_velocity[i] = bodies.angular_velocity[r]
-        bodies.sleeping[i] = bodies.sleeping[r]
+        angular_velocity[i] = angular_velocity[r]
+        sleeping[i] = sleeping[r]
+
+
+@njit(cache=True)
+def mirror_parts(fields: tuple) -> None:
+    """:func:`sync_parts` of the store's rows given as a plain tuple (called from Python)."""
+    sync_parts(Bodies(*fields))

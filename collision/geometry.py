@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def closest_point_on_segment(
     px: float, py: float, ax: float, ay: float, bx: float, by: float
 ) -> tuple[float, float, float]:
@@ -36,7 +36,7 @@ def closest_point_on_segment(
     return ax + u * ex, ay + u * ey, u
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def wrap_angle(a: float) -> float:
     """``a`` (radians) wrapped to [-pi, pi)."""
     return (a + math.pi) % (2.0 * math.pi) - math.pi
@@ -51,14 +51,14 @@ def wrap_angles(angle: np.ndarray) -> None:
             angle[i] = wrap_angle(angle[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix_friction(a: float, b: float) -> float:
     """Friction (or static friction) of a pair of bodies with coefficients ``a`` and ``b``: their
     geometric mean, as Box2D mixes them (a frictionless body makes every pair frictionless)."""
     return math.sqrt(a * b)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mix_restitution(a: float, b: float) -> float:
     """Restitution of a pair of bodies: the larger of the two, as Box2D mixes it (a bouncy ball
     bounces off a dull floor)."""

@@ -1,38 +1,31 @@
-"""Records: named tuples of arrays and scalars handed whole to compiled code.
+"""Records: named tuples of arrays and scalars that compiled code works on, and the step context.
 
-A record (the body store's rows, a step's context, a solver's state between steps) reaches a
-compiled kernel as one argument, and the kernel reads its fields by name. numba works out the
-type of each argument at every call; for a tuple of twenty arrays that costs more than the rest
-of a small world's step overhead (measured: 7.6 us per call against 2.6 us with the type known).
-The records here always hold fields of the same dtype, shape rank and layout, so their numba type
-is computed once, from the first record seen, and reused.
+Compiled code passes records between its stages whole (the body store's rows, a step's
+context, a solver's settings and state) and reads their fields by name. Across the boundary
+from Python, though, a named tuple is costly: numba works its type out in Python at every call
+(measured: 6.9 us for the body store's 21 arrays, against 2.2 us for the same arrays as a plain
+tuple, whose type numba's dispatcher recognises in C). So the kernels Python calls take plain
+tuples of the fields (``tuple(record)``, or the ``fields`` their owners keep) and name them
+again inside (``Bodies(*fields)``, free in compiled code); only those entry kernels do.
+
+Inside compiled code, a loop reads a record's arrays from local variables fetched once before
+it: each fetch from the record counts a reference, an atomic operation, which in a loop over
+points or pairs cost more than the loop's arithmetic.
 """
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
-
-from numba.core import types
-from numba.core.typing.typeof import Purpose, typeof
-from numba.extending import typeof_impl
-
-R = TypeVar("R", bound=type)
+from typing import NamedTuple
 
 
-def compiled_record(cls: R) -> R:
-    """Class decorator for a NamedTuple whose fields never change type: numba's type of the
-    first instance passed to a compiled function is kept for every later one.
+class StepContext(NamedTuple):
+    """One step's context: ``dt`` (s), gravity ``gravity_x``, ``gravity_y`` (units/s^2), the
+    world's ``continuous`` switch, and whether the store holds any compound (``has_compounds``)
+    or kinematic (``has_kinematic``) body (without, the steps skip the work those need)."""
 
-    Only for records built by this package with fixed dtypes (a field that changed type would
-    be read with the wrong layout); C-contiguous arrays stay C-contiguous when sliced by rows.
-    """
-    known: list[Any] = []
-
-    @typeof_impl.register(cls)
-    def _typeof_record(value: Any, context: Any) -> Any:
-        if not known:
-            fields = [typeof(field, Purpose.argument) for field in value]
-            known.append(types.BaseTuple.from_types(fields, cls))
-        return known[0]
-
-    return cls
+    dt: float
+    gravity_x: float
+    gravity_y: float
+    continuous: bool
+    has_compounds: bool
+    has_kinematic: bool

@@ -30,8 +30,8 @@ from collision.bodies import (
     StoreField,
     begin_step,
     check_state,
+    mirror_parts,
     readonly,
-    sync_parts,
 )
 from collision.broadphase import transform_vertices
 from collision.contacts import Contacts
@@ -315,7 +315,7 @@ class World:
         ``vertex_count[i]`` are unused)."""
         rows = self._store.rows
         if self._store.has_compounds:
-            sync_parts(rows)
+            mirror_parts(self._store.fields)
         transform_vertices(
             rows.local_vertices, rows.vertex_count, rows.position, rows.angle, rows.world_vertices
         )
@@ -499,7 +499,7 @@ class World:
             b.angular_velocity[k] = w
         b.sleeping[k] = False
         if self._store.has_compounds:
-            sync_parts(b)
+            mirror_parts(self._store.fields)
 
     def set_fixed_rotation(self, i: int, fixed: bool = True) -> None:
         """Fix body ``i``'s rotation (its inverse inertia becomes 0: contacts, forces and impulses
@@ -526,14 +526,14 @@ class World:
         store = self._store
         bodies = store.rows
         gx, gy = self._gravity
-        context = StepContext(h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic)
-        if not begin_step(bodies, context, True):
+        step = (h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic)
+        if not begin_step(store.fields, step, True):
             check_state(bodies)  # the exact check: raises, naming the first entry out of range
             # In range after all (the fast check's squares can overflow where the values do not).
-            begin_step(bodies, context, False)
-        self.contacts = solver.step(bodies, settings, context)
+            begin_step(store.fields, step, False)
+        self.contacts = solver.step(bodies, settings, StepContext(*step))
         if store.has_compounds:
-            sync_parts(bodies)
+            mirror_parts(store.fields)
         self.time += h
         self.step_count += 1
 

@@ -90,6 +90,9 @@ class ArcadeSettings(Settings):
     )
 
 
+ArcadeValues = ArcadeSettings.Values
+
+
 class ArcadeHit(NamedTuple):
     """A hit of rows ``i`` and ``j``: its time ``t`` (s, within the span tested), normal
     ``(nx, ny)`` from B toward A, overlap ``depth`` (units, 0 for a future hit)."""
@@ -102,7 +105,7 @@ class ArcadeHit(NamedTuple):
     depth: float
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def mirror_parts(bodies: Bodies, r: int) -> None:
     """Copy body ``r``'s position and velocity into the rows of its parts (compounds)."""
     root = bodies.root
@@ -115,7 +118,7 @@ def mirror_parts(bodies: Bodies, r: int) -> None:
         v += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reflect(
     bodies: Bodies, i: int, j: int, nx: float, ny: float, depth: float
 ) -> tuple[float, float, float, float]:
@@ -159,7 +162,7 @@ def reflect(
     return push_a, push_b, -(1.0 + e) * dn / im_sum, f * vt / im_sum
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve(bodies: Bodies, i: int, j: int, nx: float, ny: float, depth: float) -> tuple[float, float]:
     """:func:`reflect` bodies ``i`` and ``j`` (roots), then carry the push to the world
     vertices of all their rows and the new pose to their part rows (compounds). Returns the
@@ -227,7 +230,7 @@ def evaluate(
     return active, found, length
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def record_and_resolve(
     bodies: Bodies, hit: ArcadeHit, t: float, toi: float, rows: HitRows, count: int, scratch: np.ndarray
 ) -> int:
@@ -485,8 +488,10 @@ def ordered_pass(
 
 
 @njit(cache=True)
-def arcade_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[int, bool, HitRows]:
-    """One arcade step (see the module docstring); positions and angles are integrated.
+def arcade_step(fields: tuple, settings_fields: tuple, context_fields: tuple) -> tuple[int, bool, HitRows]:
+    """One arcade step (see the module docstring); positions and angles are integrated. The
+    body store's rows, the :class:`ArcadeSettings` values and the step context come as plain
+    tuples (collision.records).
 
     A compound's parts are rows that mirror their root (pushes and velocity changes go to the
     root and are copied to them; collisions never change angular velocity here, so they turn
@@ -497,6 +502,9 @@ def arcade_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[in
     Returns ``(count, capped, rows)``: the contact rows and how many are used, and whether the
     cap on subdivisions was reached.
     """
+    bodies = Bodies(*fields)
+    settings = ArcadeValues(*settings_fields)
+    context = StepContext(*context_fields)
     dt = context.dt
     pairs = candidates(bodies, dt if context.continuous else 0.0)
     rows = new_rows(4 * (pairs.shape[0] + settings.max_subdivisions) + 2)
@@ -517,7 +525,7 @@ class ArcadeSolver:
 
     def step(self, bodies: Bodies, settings: ArcadeSettings, context: StepContext) -> Contacts:
         """Advance ``bodies`` by ``context.dt``; the step's contact points."""
-        count, capped, rows = arcade_step(bodies, settings.values, context)
+        count, capped, rows = arcade_step(tuple(bodies), tuple(settings.values), tuple(context))
         if capped and not self.warned:
             self.warned = True
             warnings.warn(

@@ -23,14 +23,12 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.contacts import Contacts, find_support_points
-from collision.records import compiled_record
 from collision.tolerances import BROADPHASE_MARGIN, CRACK_RELATIVE_LENGTH
 
 #: Rows of ``HitRows.scalars``.
 SEPARATION, TOI, NORMAL_IMPULSE, TANGENT_IMPULSE = range(4)
 
 
-@compiled_record
 class HitRows(NamedTuple):
     """Contact rows of a step's hits (``r`` rows, the first ``count`` used): ``bodies (r, 2)
     int64`` (A, B), ``points (r, 4)`` (point on A x, y, point on B x, y), ``normals (r, 2)``

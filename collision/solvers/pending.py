@@ -10,14 +10,12 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from collision.records import compiled_record
 from collision.tolerances import ARCADE_TIME_EPSILON
 
 #: Columns of ``Pending.values``.
 TIME, NORMAL_X, NORMAL_Y, DEPTH, SURFACE = range(5)
 
 
-@compiled_record
 class Pending(NamedTuple):
     """Room for pending hits (the first ``entries`` used, as the functions here are told):
     ``rows (capacity, 2) int64`` the rows hit (A, B); ``values (capacity, 5)`` by column TIME

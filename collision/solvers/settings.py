@@ -17,7 +17,6 @@ from __future__ import annotations
 from typing import Any, ClassVar, NamedTuple
 
 from collision import checks
-from collision.records import compiled_record
 
 #: What a setting holds, and the type compiled code reads it as.
 KINDS: dict[str, type] = {"bool": bool, "int": int, "real": float}
@@ -78,7 +77,7 @@ class Settings:
         values = NamedTuple(f"{cls.__name__}Values", fields)  # type: ignore[misc]
         values.__module__ = cls.__module__
         values.__qualname__ = f"{cls.__qualname__}.Values"
-        cls.Values = compiled_record(values)
+        cls.Values = values
 
     def __init__(self, **values: Any) -> None:
         """Every setting at its default, then ``values`` (by name) set as attributes."""

@@ -68,7 +68,6 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
-from collision.records import compiled_record
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     NORMAL_IMPULSE,
@@ -128,12 +127,13 @@ class TutorialSettings(Settings):
     )
 
 
+TutorialValues = TutorialSettings.Values
+
 #: Columns of ``TutorialHits.values``: the :class:`Pair` fields after its bodies, then the time
 #: of impact (s into the step) and the swept test's depth (units, 0 for a hit ahead in time).
 NX, NY, IM_A, IM_B, II_A, II_B, RESTITUTION, FRICTION, STATIC_FRICTION, TIME, DEPTH = range(11)
 
 
-@compiled_record
 class TutorialHits(NamedTuple):
     """The step's hits (the first ``m`` used). ``bodies (m, 2) int64`` A and B (roots);
     ``point_count (m,) int64`` contact pairs (1 or 2); ``values (m, 11)`` by the columns NX ... DEPTH;
@@ -581,9 +581,10 @@ def resolve_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[T
 
 
 @njit(cache=True)
-def tutorial_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[int, HitRows]:
-    """:func:`resolve_step`; the contact rows (two per hit at most) and how many are used."""
-    hits, m = resolve_step(bodies, settings, context)
+def tutorial_step(fields: tuple, settings_fields: tuple, context_fields: tuple) -> tuple[int, HitRows]:
+    """:func:`resolve_step` of the store's rows, the settings' values and the step context as
+    plain tuples (collision.records); the contact rows (two per hit at most) and their count."""
+    hits, m = resolve_step(Bodies(*fields), TutorialValues(*settings_fields), StepContext(*context_fields))
     return hit_rows(hits, m)
 
 
@@ -592,7 +593,7 @@ class TutorialSolver:
 
     def step(self, bodies: Bodies, settings: TutorialSettings, context: StepContext) -> Contacts:
         """Advance ``bodies`` by ``context.dt``; the step's contact points."""
-        count, rows = tutorial_step(bodies, settings.values, context)
+        count, rows = tutorial_step(tuple(bodies), tuple(settings.values), tuple(context))
         return contacts_of(count, rows)
 
     def reset(self) -> None:

@@ -42,7 +42,6 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.contacts import Contacts
-from collision.records import compiled_record
 from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
@@ -172,7 +171,9 @@ class IterativeSettings(Settings):
     )
 
 
-@compiled_record
+IterativeValues = IterativeSettings.Values
+
+
 class IterativeState(NamedTuple):
     """What the iterative solver keeps between steps.
 
@@ -236,13 +237,16 @@ def solver_masses(bodies: Bodies, moving: np.ndarray) -> tuple[np.ndarray, np.nd
     """Per row, the inverse mass and inertia the solver uses: its body's (a compound's part row
     is given its root's) when that body moves this step, else 0."""
     n = bodies.position.shape[0]
+    root = bodies.root
+    body_inv_mass = bodies.inv_mass
+    body_inv_inertia = bodies.inv_inertia
     inv_mass = np.zeros(n)
     inv_inertia = np.zeros(n)
     for i in range(n):
-        r = bodies.root[i]
+        r = root[i]
         if moving[r]:
-            inv_mass[i] = bodies.inv_mass[r]
-            inv_inertia[i] = bodies.inv_inertia[r]
+            inv_mass[i] = body_inv_mass[r]
+            inv_inertia[i] = body_inv_inertia[r]
     return inv_mass, inv_inertia
 
 
@@ -255,11 +259,13 @@ def to_roots(
     Returns ``(row_a, row_b, moving)``: the rows the points were found on (what next step's
     points are matched by) and the rows that move in the solve."""
     root = bodies.root
-    row_a = prepared.body_a.copy()
-    row_b = prepared.body_b.copy()
+    body_a = prepared.body_a
+    body_b = prepared.body_b
+    row_a = body_a.copy()
+    row_b = body_b.copy()
     for k in range(row_a.shape[0]):
-        prepared.body_a[k] = root[prepared.body_a[k]]
-        prepared.body_b[k] = root[prepared.body_b[k]]
+        body_a[k] = root[body_a[k]]
+        body_b[k] = root[body_b[k]]
     solve_moving = moving.copy()
     for i in range(root.shape[0]):
         if root[i] != i:
@@ -315,50 +321,69 @@ def pack_contacts(
     and tangent impulses, the points' middles x, y, normals x, y)."""
     total_normal, total_tangent = totals
     row_a, row_b = rows
+    body_a = prepared.body_a
+    body_b = prepared.body_b
+    key = points.key
+    point_a = points.point_a
+    point_b = points.point_b
+    normal = points.normal
+    separation = points.separation
+    toi = prepared.toi
+    normal_impulse = prepared.normal_impulse
+    tangent_impulse = prepared.tangent_impulse
     index = np.empty((5, c), dtype=np.int64)
     vectors = np.empty((3, c, 2))
     scalars = np.empty((4, c))
     store = np.empty((6, c))
     for k in range(c):
-        index[0, k] = prepared.body_a[k]
-        index[1, k] = prepared.body_b[k]
-        index[2, k] = points.key[k]
+        index[0, k] = body_a[k]
+        index[1, k] = body_b[k]
+        index[2, k] = key[k]
         index[3, k] = row_a[k]
         index[4, k] = row_b[k]
         for d in range(2):
-            vectors[0, k, d] = points.point_a[k, d]
-            vectors[1, k, d] = points.point_b[k, d]
-            vectors[2, k, d] = points.normal[k, d]
-        scalars[0, k] = points.separation[k]
-        scalars[1, k] = prepared.toi[k]
+            vectors[0, k, d] = point_a[k, d]
+            vectors[1, k, d] = point_b[k, d]
+            vectors[2, k, d] = normal[k, d]
+        scalars[0, k] = separation[k]
+        scalars[1, k] = toi[k]
         scalars[2, k] = total_normal[k]
         scalars[3, k] = total_tangent[k]
-        store[0, k] = prepared.normal_impulse[k]
-        store[1, k] = prepared.tangent_impulse[k]
-        store[2, k] = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
-        store[3, k] = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
-        store[4, k] = points.normal[k, 0]
-        store[5, k] = points.normal[k, 1]
+        store[0, k] = normal_impulse[k]
+        store[1, k] = tangent_impulse[k]
+        store[2, k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
+        store[3, k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
+        store[4, k] = normal[k, 0]
+        store[5, k] = normal[k, 1]
     return index, vectors, scalars, store
 
 
 @njit(cache=True)
 def iterative_step(
-    bodies: Bodies, settings: Any, context: StepContext, state: IterativeState
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, IterativeState]:
+    fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole iterative step (the module docstring's stages 1-7) in one compiled call.
 
-    ``settings``: :class:`IterativeSettings` values. Returns ``(index, vectors, scalars,
-    contact_state, state)``: this step's contact points (see :func:`pack_contacts`; ``contact_state
-    (c,) int8``) and the state to keep for the next step.
+    The body store's rows, the :class:`IterativeSettings` values, the step context and the
+    :class:`IterativeState` come as plain tuples (collision.records). Returns ``(index,
+    vectors, scalars, store, contact_state, fat_pairs)``: this step's contact points (see
+    :func:`pack_contacts`; ``contact_state (c,) int8``) and the broadphase cache's pairs; with
+    ``index``'s rows 2-4, ``contact_state`` and ``store`` they are what the state keeps for the
+    next step.
     """
+    bodies = Bodies(*fields)
+    settings = IterativeValues(*settings_fields)
+    context = StepContext(*context_fields)
+    state = IterativeState(*state_fields)
     n = bodies.position.shape[0]
     moving = wake_disturbed(bodies, state, settings.sleep)
     dynamic = moving
     if context.has_compounds or context.has_kinematic:
         dynamic = np.empty(n, dtype=np.bool_)
+        root = bodies.root
+        inv_mass = bodies.inv_mass
         for i in range(n):
-            dynamic[i] = bodies.inv_mass[bodies.root[i]] > 0.0
+            dynamic[i] = inv_mass[root[i]] > 0.0
     # Where the bodies start, for the continuous pass after the solve.
     start_position = bodies.position.copy() if context.continuous else bodies.position
     start_velocity = bodies.velocity.copy() if context.continuous else bodies.velocity
@@ -373,36 +398,14 @@ def iterative_step(
     )
     if context.continuous:
         stop_at_static(
-            bodies,
-            context,
-            start_position,
-            start_velocity,
-            moving,
-            pairs,
-            points.pair_index[:c],
-            settings.speculative_distance,
-            CONTINUOUS_BACKOFF,
-        )
+            bodies, context, start_position, start_velocity, moving, pairs, points.pair_index[:c],
+            settings.speculative_distance, CONTINUOUS_BACKOFF,
+        )  # fmt: skip
     sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
     index, vectors, scalars, store = pack_contacts(
         points, c, prepared, (total_normal, total_tangent), (row_a, row_b)
     )
-    kept = IterativeState(
-        state.sleep_time,
-        state.was_sleeping,
-        state.island,
-        state.fat_lo,
-        state.fat_hi,
-        state.fat_skip,
-        state.fat_valid,
-        fat_pairs,
-        index[3],
-        index[4],
-        index[2],
-        prepared.state,
-        store,
-    )
-    return index, vectors, scalars, prepared.state, kept
+    return index, vectors, scalars, store, prepared.state, fat_pairs
 
 
 class IterativeSolver:
@@ -421,7 +424,13 @@ class IterativeSolver:
         n = bodies.position.shape[0]
         if self._state.sleep_time.shape[0] != n:
             self._state = new_state(n, self._state)
-        index, vectors, scalars, contact_state, self._state = iterative_step(
-            bodies, settings.values, context, self._state
+        index, vectors, scalars, store, contact_state, fat_pairs = iterative_step(
+            tuple(bodies), tuple(settings.values), tuple(context), tuple(self._state)
         )
+        # The warm-start store keeps the arrays (the step only reads them); the contacts get
+        # read-only views of them.
+        self._state = self._state._replace(
+            fat_pairs=fat_pairs, prev_a=index[3], prev_b=index[4], prev_key=index[2],
+            prev_state=contact_state, prev_store=store,
+        )  # fmt: skip
         return Contacts.packed(index, vectors, scalars, contact_state)

@@ -144,25 +144,28 @@ def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
     impulse, a new velocity) gets its clock restarted and wakes the island it slept with;
     without ``sleep`` every body wakes. Returns ``moving (n,) bool``: awake and not static."""
     sleeping = bodies.sleeping
+    static = bodies.static
     island = state.island
+    sleep_time = state.sleep_time
+    was_sleeping = state.was_sleeping
     n = sleeping.shape[0]
     wake = np.zeros(n, dtype=np.bool_)
     any_wake = False
     for i in range(n):
         if not sleep:
             sleeping[i] = False
-        if state.was_sleeping[i] and not sleeping[i]:
-            state.sleep_time[i] = 0.0
+        if was_sleeping[i] and not sleeping[i]:
+            sleep_time[i] = 0.0
             if island[i] >= 0:
                 wake[island[i]] = True
                 any_wake = True
     if any_wake:
-        wake_islands(sleeping, state.sleep_time, island, wake)
+        wake_islands(sleeping, sleep_time, island, wake)
     moving = np.empty(n, dtype=np.bool_)
     for i in range(n):
         if not sleeping[i]:
             island[i] = -1
-        moving[i] = not (bodies.static[i] or sleeping[i])
+        moving[i] = not (static[i] or sleeping[i])
     return moving
 
 
@@ -270,11 +273,14 @@ def sleep_islands(
                     sleep_static[i] = True
         update_sleep(bodies, sleep_static, state, body_a, body_b, separation, context.dt, settings)
         if context.has_compounds:
+            island = state.island
+            sleep_time = state.sleep_time
             for i in range(n):
                 r = root[i]
                 if r != i:
                     sleeping[i] = sleeping[r]
-                    state.island[i] = state.island[r]
-                    state.sleep_time[i] = state.sleep_time[r]
+                    island[i] = island[r]
+                    sleep_time[i] = sleep_time[r]
+    was_sleeping = state.was_sleeping
     for i in range(n):
-        state.was_sleeping[i] = sleeping[i]
+        was_sleeping[i] = sleeping[i]

@@ -18,11 +18,9 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.manifold import edge_normals, manifold_kernel
-from collision.records import compiled_record
 from collision.solvers.protocol import StepContext
 
 
-@compiled_record
 class Points(NamedTuple):
     """A step's contact points (room for two per pair, the first ``c`` used): ``pair_index``
     (the pair of each point), ``key (., ) int64`` (its feature key, see collision/manifold.py),
@@ -154,17 +152,20 @@ def broadphase(
 
 
 @njit(cache=True, inline="always")
-def closing_reach(bodies: Bodies, moving: np.ndarray, i: int, j: int, dt: float) -> float:
+def closing_reach(
+    motion: tuple[np.ndarray, np.ndarray, np.ndarray], moving: np.ndarray, i: int, j: int, dt: float
+) -> float:
     """How far rows ``i`` and ``j`` can close within the step: their relative translation plus
-    what the rotation of each can sweep (a chord of its radius)."""
-    velocity = bodies.velocity
+    what the rotation of each can sweep (a chord of its radius). ``motion``: the rows'
+    velocity, angular velocity and radius."""
+    velocity, angular_velocity, radius = motion
     vx = (velocity[i, 0] if moving[i] else 0.0) - (velocity[j, 0] if moving[j] else 0.0)
     vy = (velocity[i, 1] if moving[i] else 0.0) - (velocity[j, 1] if moving[j] else 0.0)
     reach = math.sqrt(vx * vx + vy * vy) * dt
     if moving[i]:
-        reach += min(abs(bodies.angular_velocity[i]) * dt, 2.0) * bodies.radius[i]
+        reach += min(abs(angular_velocity[i]) * dt, 2.0) * radius[i]
     if moving[j]:
-        reach += min(abs(bodies.angular_velocity[j]) * dt, 2.0) * bodies.radius[j]
+        reach += min(abs(angular_velocity[j]) * dt, 2.0) * radius[j]
     return reach
 
 
@@ -190,14 +191,16 @@ def collide(
                 has_normals[i] = True
                 edge_normals(wv[i], vertex_count[i], world_normals[i])
     capacity = 2 * m
-    points = Points(
-        np.empty(capacity, dtype=np.int64),
-        np.empty(capacity, dtype=np.int64),
-        np.empty((capacity, 2)),
-        np.empty((capacity, 2)),
-        np.empty((capacity, 2)),
-        np.empty(capacity),
-    )
+    pair_index = np.empty(capacity, dtype=np.int64)
+    key = np.empty(capacity, dtype=np.int64)
+    point_a = np.empty((capacity, 2))
+    point_b = np.empty((capacity, 2))
+    normal = np.empty((capacity, 2))
+    separation = np.empty(capacity)
+    motion = (bodies.velocity, bodies.angular_velocity, bodies.radius)
+    dt = context.dt
+    continuous = context.continuous
+    speculative = settings.speculative_distance
     pa = np.empty((2, 2))
     pb = np.empty((2, 2))
     ps = np.empty(2)
@@ -206,29 +209,21 @@ def collide(
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        reach = closing_reach(bodies, moving, i, j, context.dt) if context.continuous else 0.0
+        reach = closing_reach(motion, moving, i, j, dt) if continuous else 0.0
         count, nx, ny = manifold_kernel(
-            wv[i],
-            world_normals[i],
-            vertex_count[i],
-            wv[j],
-            world_normals[j],
-            vertex_count[j],
-            settings.speculative_distance + reach,
-            pa,
-            pb,
-            ps,
-            pk,
-        )
+            wv[i], world_normals[i], vertex_count[i], wv[j], world_normals[j], vertex_count[j],
+            speculative + reach, pa, pb, ps, pk,
+        )  # fmt: skip
         for q in range(count):
-            points.pair_index[c] = p
-            points.key[c] = pk[q]
-            points.point_a[c, 0] = pa[q, 0]
-            points.point_a[c, 1] = pa[q, 1]
-            points.point_b[c, 0] = pb[q, 0]
-            points.point_b[c, 1] = pb[q, 1]
-            points.normal[c, 0] = nx
-            points.normal[c, 1] = ny
-            points.separation[c] = ps[q]
+            pair_index[c] = p
+            key[c] = pk[q]
+            point_a[c, 0] = pa[q, 0]
+            point_a[c, 1] = pa[q, 1]
+            point_b[c, 0] = pb[q, 0]
+            point_b[c, 1] = pb[q, 1]
+            normal[c, 0] = nx
+            normal[c, 1] = ny
+            separation[c] = ps[q]
             c += 1
+    points = Points(pair_index, key, point_a, point_b, normal, separation)
     return points, c

@@ -1,13 +1,12 @@
 """The soft step: sequential impulses over substeps, with push-out and relax passes.
 
 Box2D v3's "soft step" (its stages prepare, warm start, solve, integrate positions, relax), on
-packed rows (one per body, per point, per manifold, see the B_*,
-P_*, M_* columns) so the hot loops touch a handful of arrays:
-
-per substep: one substep of gravity; warm start (every point's accumulated impulses);
-``velocity_iterations`` passes with the soft push-out spring (``contact_hertz``,
-``damping_ratio``, at most ``max_push`` m/s); positions <- velocities; ``relax_iterations``
-passes without the spring, so the push-out velocity does not stay in the bodies.
+packed rows (one per body, per point, per manifold: the B_*, P_*, M_* columns), so the hot
+loops touch a handful of arrays. Per substep: one substep of gravity; warm start (every
+point's accumulated impulses); ``velocity_iterations`` passes with the soft push-out spring
+(``contact_hertz``, ``damping_ratio``, at most ``max_push`` m/s); positions <- velocities;
+``relax_iterations`` passes without the spring, so the push-out velocity does not stay in the
+bodies.
 
 A speculative point of separation s > 0 only stops approach faster than s / h, so nothing
 tunnels. Friction is clamped to mu times the point's normal impulse; two-point manifolds are
@@ -44,8 +43,7 @@ M_NX, M_NY, M_K11, M_K12, M_K22, M_I11, M_I12, M_I22, M_OK, M_ROW = range(10)
 # Couplings inside a manifold (change of one row's relative speed per unit impulse of
 # another): tangent 1 from tangent 0, normal i from tangent j.
 M_T01, M_NT00, M_NT01, M_NT10, M_NT11 = range(10, 15)
-MANIFOLD_COLUMNS = 15  # manifold: normal, 2 x 2 mass and inverse, block usable, softness row,
-# couplings
+MANIFOLD_COLUMNS = 15  # manifold: normal, 2 x 2 mass and inverse, usable, softness, couplings
 
 #: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
 SOLVE_STREAMS = 2
@@ -368,7 +366,7 @@ def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link:
             body[b, B_W] -= iib * lb
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -> np.ndarray:
     """The body rows (B_* columns): velocity, solver inverse masses, travel 0."""
     n = bodies.position.shape[0]
@@ -385,7 +383,7 @@ def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -
     return body
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_points(points: Points, prepared: Prepared, reference_weight: float) -> np.ndarray:
     """The point rows (P_* columns) of the prepared points, warm started; ``reference_weight``
     the share of the warm start the soft contact treats as already carried."""
@@ -407,7 +405,7 @@ def pack_points(points: Points, prepared: Prepared, reference_weight: float) -> 
     return point
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
     """``(2 + groups, 3)`` soft contact coefficients (see ``_solve``): rows 0 (between moving
     bodies) and 1 (against a body that does not move: Box2D v3.1 makes those twice as stiff,
@@ -423,7 +421,7 @@ def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
     return softness
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_manifolds(
     points: Points,
     prepared: Prepared,
@@ -446,20 +444,22 @@ def pack_manifolds(
     hertz = min(settings.contact_hertz, 0.25 * inv_hs)
     cross_a = prepared.cross_a
     cross_b = prepared.cross_b
+    body_a, body_b = prepared.body_a, prepared.body_b
+    normal, block = points.normal, manifolds.block
     manifold = np.empty((groups, MANIFOLD_COLUMNS))
     link = np.empty((groups, 4), dtype=np.int64)
     for g in range(groups):
         first = offsets[g]
-        a = prepared.body_a[first]
-        b = prepared.body_b[first]
+        a = body_a[first]
+        b = body_b[first]
         link[g, 0] = a
         link[g, 1] = b
         link[g, 2] = first
         link[g, 3] = offsets[g + 1]
-        manifold[g, M_NX] = points.normal[first, 0]
-        manifold[g, M_NY] = points.normal[first, 1]
+        manifold[g, M_NX] = normal[first, 0]
+        manifold[g, M_NY] = normal[first, 1]
         for j in range(7):
-            manifold[g, M_K11 + j] = manifolds.block[g, j]
+            manifold[g, M_K11 + j] = block[g, j]
         # Couplings (second point = first for one-point manifolds, whose rows then go unused).
         k1 = first + 1 if offsets[g + 1] - first == 2 else first
         iia = inv_inertia[a]
@@ -485,7 +485,7 @@ def pack_manifolds(
     return manifold, link
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def run_substeps(
     bodies: Bodies,
     context: StepContext,

@@ -1,7 +1,7 @@
 """Preparing the iterative solver's contact points, and warm starting them from last step's.
 
 1. :func:`prepare_points`: per point its arms (as cross products with the normal and the
-   tangent), effective masses, materials and approach speed (:func:`prepare_manifold`), then
+   tangent), effective masses, materials and approach speed (:func:`prepare_manifolds`), then
    the match with last step's point of the same (body_a, body_b, feature key), or else the
    nearest unclaimed one of the same pair within ``match_distance`` and with a normal within
    ``match_cosine`` (cosine of the angle) of its own (:func:`match_previous`), which gives its
@@ -22,12 +22,10 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 from collision.geometry import mix_friction, mix_restitution
-from collision.records import compiled_record
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
 
 
-@compiled_record
 class Prepared(NamedTuple):
     """The solver's view of ``c`` contact points: ``body_a``, ``body_b (c,) int64`` the rows
     (compound parts until the driver hands them to their roots); ``cross_a``, ``cross_b (c,
@@ -72,127 +70,120 @@ def _empty_prepared(c: int) -> Prepared:
 
 
 @njit(cache=True)
-def prepare_manifold(
-    bodies: Bodies,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    a: int,
-    b: int,
-    points: Points,
-    first: int,
-    last: int,
-    prepared: Prepared,
+def prepare_manifolds(
+    bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray, pairs: np.ndarray, points: Points, c: int,
     dt: float,
-) -> None:
-    """Points ``first .. last - 1`` (one pair's, rows ``a`` and ``b``): arms from the bodies'
-    centroids to the middle of each point's two ends, effective masses with ``inv_mass``,
-    ``inv_inertia (n,)`` (zero for bodies that do not move this step), materials, approach
-    speed, and the state of a point on its own (new, or speculative with its time of impact)."""
+) -> Prepared:  # fmt: skip
+    """The first ``c`` points, manifold by manifold (runs of one pair's points): arms from the
+    bodies' centroids to the middle of each point's two ends, effective masses with
+    ``inv_mass``, ``inv_inertia (n,)`` (zero for bodies that do not move this step), materials,
+    approach speed, and each point's state on its own (new, or speculative with its time of
+    impact); impulses 0."""
+    # Every array in a local first: the loops below must not fetch them from the records (a
+    # fetch counts a reference, an atomic operation, per point).
     position = bodies.position
     velocity = bodies.velocity
-    pax = position[a, 0]
-    pay = position[a, 1]
-    pbx = position[b, 0]
-    pby = position[b, 1]
-    ima = inv_mass[a]
-    imb = inv_mass[b]
-    iia = inv_inertia[a]
-    iib = inv_inertia[b]
-    va_x = velocity[a, 0]
-    va_y = velocity[a, 1]
-    wa = bodies.angular_velocity[a]
-    vb_x = velocity[b, 0]
-    vb_y = velocity[b, 1]
-    wb = bodies.angular_velocity[b]
-    mu = mix_friction(bodies.friction[a], bodies.friction[b])
-    e = mix_restitution(bodies.restitution[a], bodies.restitution[b])
-    for k in range(first, last):
-        prepared.body_a[k] = a
-        prepared.body_b[k] = b
-        mx = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
-        my = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
-        rax = mx - pax
-        ray = my - pay
-        rbx = mx - pbx
-        rby = my - pby
-        nx = points.normal[k, 0]
-        ny = points.normal[k, 1]
-        rna = rax * ny - ray * nx
-        rnb = rbx * ny - rby * nx
-        kn = ima + imb + iia * rna * rna + iib * rnb * rnb
-        prepared.normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
-        rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
-        rtb = rbx * nx + rby * ny
-        prepared.cross_a[k, 0] = rna
-        prepared.cross_a[k, 1] = rta
-        prepared.cross_b[k, 0] = rnb
-        prepared.cross_b[k, 1] = rtb
-        kt = ima + imb + iia * rta * rta + iib * rtb * rtb
-        prepared.tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
-        prepared.friction[k] = mu
-        prepared.restitution[k] = e
-        dvx = va_x - wa * ray - vb_x + wb * rby
-        dvy = va_y + wa * rax - vb_y - wb * rbx
-        vn = dvx * nx + dvy * ny
-        prepared.approach[k] = vn
-        s = points.separation[k]
-        if s > 0.0:
-            prepared.state[k] = CONTACT_SPECULATIVE
-            prepared.toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
-        else:
-            prepared.state[k] = CONTACT_NEW
+    angular_velocity = bodies.angular_velocity
+    friction_body = bodies.friction
+    restitution_body = bodies.restitution
+    pair_index = points.pair_index
+    point_a = points.point_a
+    point_b = points.point_b
+    normal = points.normal
+    separation = points.separation
+    prepared = _empty_prepared(c)
+    body_a, body_b, cross_a, cross_b, normal_mass, tangent_mass = prepared[:6]
+    friction, restitution, approach, _, _, toi, state = prepared[6:]
+    first = 0
+    while first < c:
+        p = pair_index[first]
+        last = first + 1
+        while last < c and pair_index[last] == p:
+            last += 1
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        pax = position[a, 0]
+        pay = position[a, 1]
+        pbx = position[b, 0]
+        pby = position[b, 1]
+        ima = inv_mass[a]
+        imb = inv_mass[b]
+        iia = inv_inertia[a]
+        iib = inv_inertia[b]
+        va_x = velocity[a, 0]
+        va_y = velocity[a, 1]
+        wa = angular_velocity[a]
+        vb_x = velocity[b, 0]
+        vb_y = velocity[b, 1]
+        wb = angular_velocity[b]
+        mu = mix_friction(friction_body[a], friction_body[b])
+        e = mix_restitution(restitution_body[a], restitution_body[b])
+        for k in range(first, last):
+            body_a[k] = a
+            body_b[k] = b
+            mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+            my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+            rax = mx - pax
+            ray = my - pay
+            rbx = mx - pbx
+            rby = my - pby
+            nx = normal[k, 0]
+            ny = normal[k, 1]
+            rna = rax * ny - ray * nx
+            rnb = rbx * ny - rby * nx
+            kn = ima + imb + iia * rna * rna + iib * rnb * rnb
+            normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
+            rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
+            rtb = rbx * nx + rby * ny
+            cross_a[k, 0] = rna
+            cross_a[k, 1] = rta
+            cross_b[k, 0] = rnb
+            cross_b[k, 1] = rtb
+            kt = ima + imb + iia * rta * rta + iib * rtb * rtb
+            tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
+            friction[k] = mu
+            restitution[k] = e
+            dvx = va_x - wa * ray - vb_x + wb * rby
+            dvy = va_y + wa * rax - vb_y - wb * rbx
+            vn = dvx * nx + dvy * ny
+            approach[k] = vn
+            s = separation[k]
+            if s > 0.0:
+                state[k] = CONTACT_SPECULATIVE
+                toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
+            else:
+                state[k] = CONTACT_NEW
+        first = last
+    return prepared
 
 
-@njit(cache=True)
-def match_previous(
-    points: Points, first: int, last: int, state: Any, q: int, end: int, settings: Any, found: np.ndarray
-) -> None:
-    """Last step's points ``q .. end - 1`` (the same pair's, from ``state``) claimed by this
-    step's ``first .. last - 1``: ``found[j]`` the previous point of point ``first + j``, or -1.
-
-    Same features first; then renamed points, closest pair of (point, previous point) first: a
-    deep overlap can swap which face is the reference from one step to the next, which renames
-    its points while the bodies barely move, and losing their load at once would drop the
-    bodies above. Only along (nearly) the same normal: an impulse carried to another direction
-    would push the wrong way every step.
-    """
-    count = last - first
-    prev_key = state.prev_key
-    if (
-        end - q == count
-        and prev_key[q] == points.key[first]
-        and (count == 1 or prev_key[q + 1] == points.key[first + 1])
-    ):
-        # The usual case: the same features in the same order.
-        found[0] = q
-        found[1] = q + 1
-        return
-    claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
-    for j in range(count):
-        found[j] = -1
-        for r in range(q, end):
-            if not (claimed >> (r - q)) & 1 and prev_key[r] == points.key[first + j]:
-                claimed |= 1 << (r - q)
-                found[j] = r
-                break
-    store = state.prev_store
+@njit(cache=True, inline="always")
+def _match_renamed(
+    points: tuple[np.ndarray, np.ndarray, np.ndarray], first: int, count: int, store: np.ndarray,
+    previous: tuple[int, int], claimed: int, limits: tuple[float, float], found: np.ndarray,
+) -> None:  # fmt: skip
+    """Points ``first .. first + count - 1`` not matched yet (``found[j] < 0``) claim last step's
+    points of the same pair (``previous``: their range in ``store``; ``claimed``: a bit per
+    previous point already taken) by distance, closest pair of (point, previous point) first,
+    within ``limits`` (distance, cosine of the angle between the normals). ``points``: this
+    step's point_a, point_b, normal."""
+    point_a, point_b, normal = points
+    q, end = previous
+    match_distance, match_cosine = limits
     while True:
         best_j = -1
         best_r = -1
-        best_d2 = settings.match_distance * settings.match_distance
+        best_d2 = match_distance * match_distance
         for j in range(count):
             if found[j] >= 0:
                 continue
             k = first + j
-            mx = 0.5 * (points.point_a[k, 0] + points.point_b[k, 0])
-            my = 0.5 * (points.point_a[k, 1] + points.point_b[k, 1])
+            mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+            my = 0.5 * (point_a[k, 1] + point_b[k, 1])
             for r in range(q, end):
                 if (claimed >> (r - q)) & 1:
                     continue
-                if (
-                    store[4, r] * points.normal[k, 0] + store[5, r] * points.normal[k, 1]
-                    < settings.match_cosine
-                ):
+                if store[4, r] * normal[k, 0] + store[5, r] * normal[k, 1] < match_cosine:
                     continue
                 dx = store[2, r] - mx
                 dy = store[3, r] - my
@@ -208,59 +199,96 @@ def match_previous(
 
 
 @njit(cache=True)
-def prepare_points(
-    bodies: Bodies,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    pairs: np.ndarray,
-    points: Points,
-    c: int,
-    state: Any,
-    settings: Any,
-    dt: float,
-) -> Prepared:
-    """Every point prepared (:func:`prepare_manifold`) and matched with last step's
-    (:func:`match_previous`; ``state``'s ``prev_*`` rows, in (body_a, body_b) order, and
-    ``prev_store (6, p)``: normal and tangent impulse, middle x, y, normal x, y). A matched
-    point starts from its previous impulses (with ``settings.warm_start``) and persists when it
+def match_previous(
+    points: Points, c: int, pairs: np.ndarray, prepared: Prepared, state: Any, settings: Any
+) -> None:
+    """Warm start: each manifold's points matched with last step's points of the same pair
+    (``state``'s ``prev_*`` rows, in (body_a, body_b) order; ``prev_store (6, p)``: normal and
+    tangent impulse, middle x, y, normal x, y) by feature key first; then renamed points by
+    place (:func:`_match_renamed`): a deep overlap can swap which face is the reference from one
+    step to the next, which renames its points while the bodies barely move, and losing their
+    load at once would drop the bodies above; only along (nearly) the same normal, as an
+    impulse carried to another direction would push the wrong way every step. A matched point
+    starts from its previous impulses (with ``settings.warm_start``) and persists when it
     touches and did before."""
-    prepared = _empty_prepared(c)
+    pair_index = points.pair_index
+    key = points.key
+    separation = points.separation
+    vectors = (points.point_a, points.point_b, points.normal)
     prev_a = state.prev_a
     prev_b = state.prev_b
+    prev_key = state.prev_key
+    prev_state = state.prev_state
+    store = state.prev_store
+    limits = (settings.match_distance, settings.match_cosine)
+    warm_start = settings.warm_start
+    normal_impulse = prepared.normal_impulse
+    tangent_impulse = prepared.tangent_impulse
+    contact_state = prepared.state
     prev_count = prev_a.shape[0]
     found = np.empty(2, dtype=np.int64)
     q = 0
     first = 0
     while first < c:
-        p = points.pair_index[first]
+        p = pair_index[first]
         last = first + 1
-        while last < c and points.pair_index[last] == p:
+        while last < c and pair_index[last] == p:
             last += 1
         a = pairs[p, 0]
         b = pairs[p, 1]
-        prepare_manifold(bodies, inv_mass, inv_inertia, a, b, points, first, last, prepared, dt)
         while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
             q += 1
         end = q
         while end < prev_count and prev_a[end] == a and prev_b[end] == b:
             end += 1
-        if end > q:
-            match_previous(points, first, last, state, q, end, settings, found)
-            for j in range(last - first):
-                r = found[j]
-                if r < 0:
-                    continue
-                k = first + j
-                if settings.warm_start:
-                    prepared.normal_impulse[k] = state.prev_store[0, r]
-                    prepared.tangent_impulse[k] = state.prev_store[1, r]
-                if points.separation[k] <= 0.0 and state.prev_state[r] != CONTACT_SPECULATIVE:
-                    prepared.state[k] = CONTACT_PERSISTING
+        count = last - first
+        if end == q:
+            first = last  # a new pair: nothing to match
+            continue
+        if (
+            end - q == count
+            and prev_key[q] == key[first]
+            and (count == 1 or prev_key[q + 1] == key[first + 1])
+        ):
+            # The usual case: the same features in the same order.
+            found[0] = q
+            found[1] = q + 1
+        else:
+            # Same features first.
+            claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
+            for j in range(count):
+                found[j] = -1
+                for r in range(q, end):
+                    if not (claimed >> (r - q)) & 1 and prev_key[r] == key[first + j]:
+                        claimed |= 1 << (r - q)
+                        found[j] = r
+                        break
+            _match_renamed(vectors, first, count, store, (q, end), claimed, limits, found)
+        for j in range(count):
+            r = found[j]
+            if r < 0:
+                continue
+            k = first + j
+            if warm_start:
+                normal_impulse[k] = store[0, r]
+                tangent_impulse[k] = store[1, r]
+            if separation[k] <= 0.0 and prev_state[r] != CONTACT_SPECULATIVE:
+                contact_state[k] = CONTACT_PERSISTING
         first = last
+
+
+@njit(cache=True)
+def prepare_points(
+    bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray, pairs: np.ndarray, points: Points, c: int,
+    state: Any, settings: Any, dt: float,
+) -> Prepared:  # fmt: skip
+    """Every point prepared (:func:`prepare_manifolds`) and matched with last step's
+    (:func:`match_previous`)."""
+    prepared = prepare_manifolds(bodies, inv_mass, inv_inertia, pairs, points, c, dt)
+    match_previous(points, c, pairs, prepared, state, settings)
     return prepared
 
 
-@compiled_record
 class Manifolds(NamedTuple):
     """Runs of points of one pair: manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``
     (``offsets (g + 1,) int64``); ``block (g, 7)``, for two-point manifolds, the 2 x 2 normal
