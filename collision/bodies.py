@@ -111,6 +111,11 @@ def _allocate(capacity: int) -> dict[str, np.ndarray]:
     return {name: np.zeros((capacity, *shape), dtype=dtype) for name, (shape, dtype) in _FIELDS.items()}
 
 
+def _whole(arrays: dict[str, np.ndarray]) -> Bodies:
+    """Every row of ``arrays`` (in use or not) as a :class:`Bodies`, for writing new rows."""
+    return Bodies(*(arrays[name] for name in Bodies._fields))
+
+
 def readonly(a: np.ndarray) -> np.ndarray:
     """A read-only view of ``a``."""
     v = a.view()
@@ -226,10 +231,12 @@ class BodyStore:
 
     def __init__(self) -> None:
         self._arrays = _allocate(0)
+        self._whole = _whole(self._arrays)
         self._count = 0
-        self.rows = self._views()
-        #: ``rows`` as a plain tuple, for compiled code called from Python (collision.records).
-        self.fields = tuple(self.rows)
+        # The views of the rows in use, made when first asked for after a change: adding bodies
+        # one by one then costs no 21 new views each.
+        self._rows: Bodies | None = None
+        self._fields: tuple[np.ndarray, ...] = ()
         #: Any compound (a body of several rows) or kinematic body: steps skip their extra work
         #: without.
         self.has_compounds = False
@@ -245,9 +252,21 @@ class BodyStore:
         """Rows the arrays have room for."""
         return int(self._arrays["angle"].shape[0])
 
-    def _views(self) -> Bodies:
-        n = self._count
-        return Bodies(*(self._arrays[name][:n] for name in Bodies._fields))
+    @property
+    def rows(self) -> Bodies:
+        """The :class:`Bodies` of the rows in use."""
+        if self._rows is None:
+            n = self._count
+            self._fields = tuple(self._arrays[name][:n] for name in Bodies._fields)
+            self._rows = Bodies(*self._fields)
+        return self._rows
+
+    @property
+    def fields(self) -> tuple[np.ndarray, ...]:
+        """``rows`` as a plain tuple, for compiled code called from Python (collision.records)."""
+        if self._rows is None:
+            return tuple(self.rows)
+        return self._fields
 
     def append(self, count: int) -> int:
         """Make ``count`` more rows (zero everywhere, ``root`` pointing at the first of them) and
@@ -258,10 +277,10 @@ class BodyStore:
             for name, array in self._arrays.items():
                 grown[name][:n] = array[:n]
             self._arrays = grown
+            self._whole = _whole(grown)
         self._arrays["root"][n : n + count] = n
         self._count = n + count
-        self.rows = self._views()
-        self.fields = tuple(self.rows)
+        self._rows = None
         if count > 1:
             self.has_compounds = True
         return n
@@ -280,7 +299,7 @@ class BodyStore:
         count = len(locals_)
         n = self.append(count)
         rows = slice(n, n + count)
-        b = self.rows
+        b = self._whole
         b.position[rows] = args.position
         b.angle[rows] = wrap_angle(args.angle)
         b.velocity[rows] = args.velocity
@@ -312,10 +331,9 @@ class BodyStore:
             array[first : n - count] = array[last:n]
             array[n - count : n] = 0
         self._count = n - count
-        rows = self._views()
+        self._rows = None
+        rows = self.rows
         rows.root[rows.root > first] -= count
-        self.rows = rows
-        self.fields = tuple(rows)
         self.has_compounds = bool((rows.root != np.arange(self._count)).any())
         self.has_kinematic = bool(rows.kinematic.any())
 

@@ -121,18 +121,46 @@ def _edge_normals(vertices: np.ndarray) -> np.ndarray:
     return result
 
 
+def _sum(terms: list[float]) -> float:
+    """``float(np.sum(terms))`` bit for bit, for up to 128 terms: numpy adds from 0.0 in order
+    below eight terms, else in eight running sums that are then added pairwise. Shapes have a
+    handful of vertices, where numpy's cost per call is most of adding a body."""
+    n = len(terms)
+    if n < 8:
+        total = 0.0
+        for t in terms:
+            total += t
+        return total
+    r = terms[:8]
+    i = 8
+    while i + 8 <= n:
+        for j in range(8):
+            r[j] += terms[i + j]
+        i += 8
+    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    for t in terms[i:]:
+        total += t
+    return total
+
+
 def _area_centroid(vertices: np.ndarray) -> tuple[float, np.ndarray]:
     k = len(vertices)
     if k < 3:
         return 0.0, vertices.mean(axis=0)
     # Relative to vertex 0 so that far-from-origin shapes keep their precision.
-    rel = vertices - vertices[0]
-    x0, y0 = rel[:-1, 0], rel[:-1, 1]
-    x1, y1 = rel[1:, 0], rel[1:, 1]
-    cross = x0 * y1 - y0 * x1
-    doubled = float(cross.sum())
-    cx = float(np.sum((x0 + x1) * cross)) / (3.0 * doubled)
-    cy = float(np.sum((y0 + y1) * cross)) / (3.0 * doubled)
+    (x_first, y_first), *others = vertices.tolist()
+    x0 = y0 = 0.0
+    cross, moment_x, moment_y = [], [], []
+    for x, y in others:
+        x1, y1 = x - x_first, y - y_first
+        c = x0 * y1 - y0 * x1
+        cross.append(c)
+        moment_x.append((x0 + x1) * c)
+        moment_y.append((y0 + y1) * c)
+        x0, y0 = x1, y1
+    doubled = _sum(cross)
+    cx = _sum(moment_x) / (3.0 * doubled)
+    cy = _sum(moment_y) / (3.0 * doubled)
     return 0.5 * doubled, vertices[0] + np.array([cx, cy])
 
 
@@ -245,12 +273,14 @@ class Polygon:
             m = NOMINAL_MASS_PER_DENSITY * d
             length_sq = float(np.sum((v[1] - v[0]) ** 2))
             return m, m * length_sq / 12.0
-        rel = v - self._centroid
-        p, q = rel, np.roll(rel, -1, axis=0)
-        cross = p[:, 0] * q[:, 1] - p[:, 1] * q[:, 0]
-        dots = np.sum(p * p, axis=1) + np.sum(p * q, axis=1) + np.sum(q * q, axis=1)
+        cx, cy = self._centroid.tolist()
+        rel = [(x - cx, y - cy) for x, y in v.tolist()]
+        terms = []
+        for (px, py), (qx, qy) in zip(rel, rel[1:] + rel[:1], strict=True):
+            dots = (px * px + py * py) + (px * qx + py * qy) + (qx * qx + qy * qy)
+            terms.append((px * qy - py * qx) * dots)
         # Polar second moment of a CCW polygon about the origin: sum(cross * dots) / 12.
-        inertia = d * float(np.sum(cross * dots)) / 12.0
+        inertia = d * _sum(terms) / 12.0
         return self._area * d, inertia
 
     # -- transforms ---------------------------------------------------------------------------
