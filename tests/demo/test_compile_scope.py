@@ -1,0 +1,54 @@
+"""What the default scene compiles: its own solver's kernels, each for one argument type only.
+
+A cold start compiles every kernel the first step reaches (most of a minute on two cores), so
+the default scene must not reach the other solvers' kernels, and no kernel may be compiled twice
+because its callers disagree on a dtype, a layout or a record's field types. The probe runs one
+step of ``python -m demo``'s default scene in a fresh process and lists every engine kernel with
+the argument types it was compiled for (cached kernels count: loading one fills its types too).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+PROBE = """
+import json, sys
+from numba.core import types
+from numba.core.registry import CPUDispatcher
+from demo.__main__ import main
+
+main(["--stats", "--steps", "1"])
+compiled = {}
+for name, module in list(sys.modules.items()):
+    if name != "collision" and not name.startswith("collision."):
+        continue
+    for attr, value in vars(module).items():
+        if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name and value.signatures:
+            plain = [tuple(types.unliteral(t) for t in s) for s in value.signatures]
+            compiled[name + "." + attr] = [str(s) for s in plain]
+print(json.dumps(compiled))
+"""
+
+#: Modules of the solvers the default scene does not use.
+OTHER_SOLVERS = ("collision.solvers.tutorial.", "collision.solvers.arcade.")
+
+
+def _compiled_by_default_scene() -> dict[str, list[str]]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE], capture_output=True, text=True, timeout=1800, check=False
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    return dict(json.loads(result.stdout.strip().splitlines()[-1]))
+
+
+def test_default_scene_compiles_its_solver_once_per_kernel_and_no_other_solver() -> None:
+    compiled = _compiled_by_default_scene()
+    # The probe sees the step's entry points (else the checks below would pass on nothing).
+    assert "collision.bodies.begin_step" in compiled
+    assert "collision.solvers.iterative.iterative_step" in compiled
+    others = sorted(name for name in compiled if name.startswith(OTHER_SOLVERS))
+    assert not others, f"the default scene compiled other solvers' kernels: {others}"
+    twice = {name: types for name, types in compiled.items() if len(set(types)) > 1}
+    assert not twice, f"kernels compiled for more than one argument type: {twice}"
