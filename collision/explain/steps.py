@@ -220,7 +220,7 @@ def tutorial_step(start: StepInput) -> ImpulseTrace:
     """Replay the ``"tutorial"`` solver's step from ``start`` (:func:`snapshot`), recording each
     hit: the world's own step from the same state ends in the same state, bit for bit."""
     bodies = _copy(start.bodies)
-    begin_step(bodies, start.context, False)
+    begin_step(tuple(bodies), tuple(start.context), False)
     traced = _tutorial_trace(bodies, start.tutorial, start.context)
     _, index, scalars, before, after, points, first_row = traced
     return ImpulseTrace(
@@ -337,7 +337,7 @@ def arcade_choice(start: StepInput) -> ArcadeChoice:
     the surface-area rule. (The order of the whole step is the order of its rows in
     ``world.contacts``, each with its time in ``toi``.)"""
     bodies = _copy(start.bodies)
-    begin_step(bodies, start.context, False)
+    begin_step(tuple(bodies), tuple(start.context), False)
     rows, values, graze, with_rule, without_rule = _arcade_candidates(bodies, start.context)
     root = bodies.root
     return ArcadeChoice(
