@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
-from demo import catalog, run
+from demo import catalog, options, recording, run, safeio
 
 #: Exit status for a usage error (argparse's convention) and for a runtime failure.
 EXIT_USAGE, EXIT_FAILURE = 2, 1
@@ -25,36 +25,8 @@ DEFAULT_SCENE = "rigid"
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"python -m demo: error: {message} (see --help)\n")
-
-
-def _whole_number(text: str, minimum: int) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < minimum:
-        raise argparse.ArgumentTypeError(f"{value} must be at least {minimum}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    return _whole_number(text, 1)
-
-
-def _seed(text: str) -> int:
-    return _whole_number(text, 0)
-
-
-def _size(text: str) -> tuple[int, int]:
-    parts = text.lower().split("x")
-    try:
-        width, height = (int(p) for p in parts)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (for example 960x720)") from None
-    if not (16 <= width <= 8192 and 16 <= height <= 8192):
-        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be within 16..8192 pixels")
-    return width, height
+        # argparse quotes what was typed in full (an invalid choice): keep the line short.
+        self.exit(EXIT_USAGE, safeio.one_line(f"python -m demo: error: {message} (see --help)") + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,14 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="scene to show: a name (see --list-scenes; default rigid), an example scene file's name "
         "(carousel) or a scene file's path (NAME.json)",
     )
-    parser.add_argument("--seed", type=_seed, help="random seed of a scene built at random (default 0)")
+    parser.add_argument(
+        "--seed", type=options.seed, help="random seed of a scene built at random (default 0)"
+    )
     parser.add_argument(
         "--bodies",
-        type=_positive_int,
+        type=options.bodies,
         help="number of bodies, for rigid, pile and tumbler (default: the scene's)",
     )
     parser.add_argument(
-        "--size", type=_size, metavar="WxH", help="window or offscreen size in pixels (default 960x720)"
+        "--size",
+        type=options.window_size,
+        metavar="WxH",
+        help="window or offscreen size in pixels (default 960x720)",
     )
     parser.add_argument(
         "--solver",
@@ -87,10 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--frames",
-        type=_positive_int,
+        type=options.frames,
         help=f"draw this many frames, then exit (headless default {run.DEFAULT_HEADLESS_FRAMES})",
     )
-    parser.add_argument("--screenshot", type=Path, metavar="PATH", help="save the last frame as a PNG")
+    parser.add_argument(
+        "--screenshot",
+        type=Path,
+        metavar="PATH",
+        help="save the last frame as a picture (PNG, or the format of PATH's suffix; replaces PATH "
+        "if it exists)",
+    )
     parser.add_argument(
         "--screenshot-dir",
         type=Path,
@@ -104,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--record",
         type=Path,
         metavar="FILE",
-        help="record the input of every frame to FILE (JSON, with the final state hash)",
+        help="record the input of every frame to FILE (JSON, with the final state hash; replaces FILE "
+        "if it exists)",
     )
     replay.add_argument(
         "--replay",
@@ -116,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--controls-markdown", action="store_true", help="print the controls table (markdown)"
     )
-    parser.add_argument("--steps", type=_positive_int, help="with --stats: physics steps to run")
+    parser.add_argument("--steps", type=options.steps, help="with --stats: physics steps to run")
     parser.add_argument(
         "--stats",
         action="store_true",
@@ -126,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _fail(message: str, status: int = EXIT_FAILURE) -> int:
-    print(f"python -m demo: {message}", file=sys.stderr, flush=True)
+    print(safeio.one_line(f"python -m demo: {message}"), file=sys.stderr, flush=True)
     return status
 
 
@@ -163,65 +147,20 @@ def _say_compiling() -> None:
 
 
 def _load_recording(path: Path) -> dict[str, Any]:
-    """A --record file, checked; ValueError (exit status 2) naming the file and the problem."""
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ValueError(f"--replay {path}: cannot read it ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ValueError(f"--replay {path}: not a JSON recording ({exc})") from None
-    if not isinstance(data, dict) or data.get("version") != run.RECORDING_VERSION:
-        raise ValueError(
-            f"--replay {path}: not a version {run.RECORDING_VERSION} recording of python -m demo"
-        )
-    checks = {
-        "scene": lambda v: isinstance(v, str),
-        "seed": lambda v: isinstance(v, int) and v >= 0,
-        "bodies": lambda v: v is None or (isinstance(v, int) and v >= 1),
-        "solver": lambda v: v is None or v in ("tutorial", "iterative", "arcade"),
-        "size": lambda v: (
-            isinstance(v, list) and len(v) == 2 and all(isinstance(x, int) and 16 <= x <= 8192 for x in v)
-        ),
-        "frames": lambda v: (
-            isinstance(v, list)
-            and all(
-                isinstance(f, dict)
-                and isinstance(f.get("dt"), int | float)
-                and isinstance(f.get("events"), list)
-                and isinstance(f.get("cursor"), list)
-                and len(f["cursor"]) == 2
-                and all(isinstance(c, int | float) and abs(c) < 1e12 for c in f["cursor"])
-                and all(
-                    isinstance(e, list) and e and e[0] in ("input", "cursor", "scroll") for e in f["events"]
-                )
-                for f in v
-            )
-        ),
-        "final_state_hash": lambda v: isinstance(v, str),
-        "final_step_count": lambda v: isinstance(v, int),
-    }
-    for key, ok in checks.items():
-        if key not in data or not ok(data[key]):
-            raise ValueError(f"--replay {path}: field {key!r} is missing or malformed")
-    if not data["frames"]:
-        raise ValueError(f"--replay {path}: the recording has no frames")
-    return data
+    """A --record file, checked; ValueError (exit status 2) naming the file, the field and the problem."""
+    return recording.load_recording(path)
 
 
 def _check_output(option: str, path: Path | None) -> str | None:
     """Why ``path`` cannot be written (checked before a long run, not after it), or None."""
     if path is None:
         return None
-    if path.is_dir():
-        return f"{option} {path}: is a folder, not a file"
-    folder = path.parent
-    while not folder.exists() and folder != folder.parent:
-        folder = folder.parent  # the first existing ancestor: the missing folders get created
-    if not folder.is_dir():
-        return f"{option} {path}: {folder} is not a folder"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"{option} {path}: cannot write into {folder}"
-    return None
+    problem = safeio.check_writable(path)
+    if problem is None and option == "--screenshot" and safeio.picture_format(path) is None:
+        problem = (
+            f"expected a picture file name (.png, .jpg, ...), got the suffix {safeio.shorten(path.suffix)}"
+        )
+    return None if problem is None else f"{option} {safeio.short_path(path)}: {problem}"
 
 
 #: Options that only make sense when frames are drawn (refused with --stats).

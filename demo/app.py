@@ -10,6 +10,7 @@ Import after demo.context has made a context current (this module imports demo.d
 
 from __future__ import annotations
 
+import itertools
 import sys
 import time
 from collections import deque
@@ -19,7 +20,7 @@ from typing import Any, TextIO
 import numpy as np
 from PIL import Image
 
-from demo import controls, readout, scenes
+from demo import controls, readout, safeio, scenes
 from demo.actions import Simulation
 from demo.context import Context, text_scale
 from demo.draw.camera import Camera
@@ -29,6 +30,7 @@ from demo.draw.overlays import draw_world_overlays
 from demo.draw.render import Renderer
 from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
 from demo.loading import Loader, Ticket
+from demo.recording import MAX_FRAME_DT  # the longest frame taken into account, live or replayed
 from demo.scenes import Scene
 
 #: The help stays up this long (s of real time) after the program starts, a scene is shown, the
@@ -39,8 +41,6 @@ HELP_SECONDS, HELP_FADE_S = 4.0, 0.5
 MESSAGE_SECONDS = 6.0
 #: The frame time assumed for the very first frame (s).
 FIRST_FRAME_S = 1.0 / 60.0
-#: Longest frame time (s) taken into account (after a pause in the debugger, a drag, ...).
-MAX_FRAME_DT = 0.25
 ZOOM_STEP = 1.15
 #: Where F2 saves screenshots unless told otherwise: the user's pictures, not the working folder.
 SCREENSHOT_DIR = Path.home() / "Pictures" / "polycolly"
@@ -513,20 +513,37 @@ class App(Simulation):
         return controls.help_rows(self._scene, self.features)
 
     def save_screenshot(self, path: Path | None = None) -> Path:
-        """Save the last drawn frame as a PNG (F2 names it by time in screenshot_dir).
+        """Save the last drawn frame as a picture: F2 (``path`` None) as a new PNG named by time in
+        screenshot_dir, never over a file already there; ``path`` (--screenshot) in the format of
+        its suffix, replacing a file already there. The picture is written beside its name and
+        renamed into place, so a write that fails partway leaves an existing file as it was.
 
         ValueError naming the path when it cannot be written.
         """
-        if path is None:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = self.screenshot_dir / f"polycolly-{stamp}-{len(self.screenshots) + 1:03d}.png"
-        path = Path(path)
         image = Image.fromarray(self.ctx.read_pixels())
+        replaced = False
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            image.save(path)
-        except (OSError, ValueError) as exc:  # ValueError: Pillow knows no format for the suffix
+            if path is None:
+                stamp = time.strftime("%Y%m%d-%H%M%S")
+                first = len(self.screenshots) + 1
+                names = (
+                    self.screenshot_dir / f"polycolly-{stamp}-{k:03d}.png" for k in itertools.count(first)
+                )
+                path = safeio.write_new(names, lambda handle: image.save(handle, format="PNG"))
+            else:
+                path = Path(path)
+                fmt = safeio.picture_format(path)
+                if fmt is None:
+                    raise ValueError(f"no picture format has the suffix {safeio.shorten(path.suffix)}")
+                replaced = safeio.write_atomic(path, lambda handle: image.save(handle, format=fmt))
+        except (OSError, ValueError) as exc:  # ValueError: safeio's FileProblem, Pillow's refusals
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ValueError(f"screenshot {path}: cannot write it ({reason})") from None
+            raise ValueError(
+                safeio.one_line(
+                    f"screenshot {safeio.short_path(path or self.screenshot_dir)}: cannot write it ({reason})"
+                )
+            ) from None
         self.screenshots.append(path)
+        if replaced:
+            print(f"screenshot {path}: replaced the file that was there", file=sys.stderr, flush=True)
         return path

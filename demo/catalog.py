@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from demo import resources
+from demo.safeio import shorten
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,5 @@ def resolve(name: str) -> str:
 def unknown_scene_message(name: str) -> str:
     files = ", ".join(example_stems())
     tail = f"; example files: {files}" if files else ""
-    return (
-        f"unknown scene {name!r}; valid scenes: {', '.join(scene_names())}{tail} (or a scene file NAME.json)"
-    )
+    names = ", ".join(scene_names())
+    return f"unknown scene {shorten(name)}; valid scenes: {names}{tail} (or a scene file NAME.json)"

@@ -23,6 +23,7 @@ from collections import deque
 from typing import Any
 
 from demo import catalog
+from demo import recording as recording_file
 
 #: The simulated time of one headless frame (s): headless runs are reproducible.
 HEADLESS_FRAME_S = 1.0 / 60.0
@@ -35,7 +36,6 @@ STARTUP_FRAME_RATE = 30.0
 #: counted by demo.warmup on the development machine): the progress bar's scale until the
 #: warm-up reports its first job done.
 TYPICAL_FIRST_SCENE_KERNELS = 145
-RECORDING_VERSION = 2
 _IMPORTED_AT = time.monotonic()
 #: Set once a window program has closed its window and stopped its helpers: the process may
 #: then end without Python's slow shutdown (demo.__main__).
@@ -315,7 +315,7 @@ def _run_frames(
 
 def save_recording(args: argparse.Namespace, app: Any) -> None:
     record = {
-        "version": RECORDING_VERSION,
+        "version": recording_file.RECORDING_VERSION,
         "scene": args.scene,
         "seed": args.seed,
         "bodies": args.bodies,
@@ -326,11 +326,9 @@ def save_recording(args: argparse.Namespace, app: Any) -> None:
         "final_solver": app.world.solver,
         "frames": app.recording,
     }
-    try:
-        args.record.write_text(json.dumps(record), encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"--record {args.record}: cannot write it ({exc.strerror or exc})") from None
-    print(f"recorded {len(app.recording)} frames to {args.record}", file=sys.stderr, flush=True)
+    replaced = recording_file.write_recording(args.record, record)
+    tail = " (replaced the file that was there)" if replaced else ""
+    print(f"recorded {len(app.recording)} frames to {args.record}{tail}", file=sys.stderr, flush=True)
 
 
 def check_replay(path: Any, recording: dict[str, Any], app: Any) -> int:

@@ -102,9 +102,9 @@ def test_scene_file_that_is_a_directory(tmp_path: Path) -> None:
     ("text", "expected"),
     [
         (None, "cannot read"),
-        ("{", "not a JSON recording"),
-        ('{"version": 1}', "not a version 2 recording"),
-        ('{"version": 2}', "missing or malformed"),
+        ("{", "expected JSON"),
+        ('{"version": 1}', "a version 2 recording"),
+        ('{"version": 2}', "missing"),
     ],
 )
 def test_bad_replay_files(text: str | None, expected: str, tmp_path: Path) -> None:

@@ -148,9 +148,9 @@ def test_record_from_the_command_line_then_replay(tmp_path: Path) -> None:
     ("content", "fragment"),
     [
         (None, "cannot read"),
-        ("{not json", "not a JSON recording"),
-        ("[]", "not a version 2 recording"),
-        (json.dumps({"version": 2, "scene": "rigid"}), "field 'seed'"),
+        ("{not json", "expected JSON"),
+        ("[]", "a version 2 recording"),
+        (json.dumps({"version": 2, "scene": "rigid"}), "bodies: missing"),
         (
             json.dumps(
                 {
@@ -165,7 +165,7 @@ def test_record_from_the_command_line_then_replay(tmp_path: Path) -> None:
                     "final_step_count": 0,
                 }
             ),
-            "field 'solver'",
+            "solver: expected null or one of",
         ),
     ],
 )
