@@ -17,6 +17,7 @@ compound's root into its parts (:func:`sync_parts`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -193,8 +194,8 @@ class BodyArguments:
         fr = defaults[0] if friction is None else checks.material(friction, "friction")
         re = defaults[1] if restitution is None else checks.material(restitution, "restitution", maximum=1.0)
         sf = defaults[2] if static_friction is None else checks.material(static_friction, "static_friction")
-        is_kinematic = bool(kind[1])
-        if bool(kind[0]) and is_kinematic:
+        is_kinematic = checks.boolean(kind[1], "kinematic")
+        if checks.boolean(kind[0], "static") and is_kinematic:
             raise ValueError(
                 "static = True, kinematic = True: a body is either static or kinematic, not both"
             )
@@ -353,7 +354,8 @@ def check_state(rows: Bodies) -> None:
         size = np.abs(a) if a.ndim == 1 else np.hypot(a[:, 0], a[:, 1])
         if not (size <= limit).all():  # also catches NaN
             bad = int(np.argmin(size <= limit))
-            raise ValueError(f"{name}[{bad}] = {a[bad]!r}: must be finite and at most {limit:g} in size")
+            shown = np.array2string(a[bad], precision=6) if a.ndim > 1 else f"{a[bad]:.6g}"
+            raise ValueError(f"{name}[{bad}] = {shown}: must be finite and at most {limit:g} in size")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -449,6 +451,52 @@ def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
     if context.has_compounds:
         sync_parts(bodies)
     return True
+
+
+@njit(cache=True)
+def keep_in_bounds(fields: tuple) -> None:
+    """The end of every step: each speed is cut to ``MAX_SPEED`` and each angular speed to
+    ``MAX_ANGULAR_SPEED`` (a speed that is not finite becomes 0), and a body that left the
+    world's disc of radius ``MAX_COORDINATE`` is put back on its edge with its outward speed
+    removed. So a step always leaves a state within the limits ``World.add_body`` accepts,
+    which the next step accepts too: a world never locks itself up, whatever gravity, forces
+    and collisions did (bodies far inside the limits are left bit-identical). ``fields``: the
+    body store's rows as a plain tuple (collision.records).
+    """
+    bodies = Bodies(*fields)
+    position = bodies.position
+    velocity = bodies.velocity
+    angular_velocity = bodies.angular_velocity
+    for i in range(position.shape[0]):
+        vx = velocity[i, 0]
+        vy = velocity[i, 1]
+        speed_sq = vx * vx + vy * vy
+        if not speed_sq <= MAX_SPEED * MAX_SPEED:
+            if math.isfinite(speed_sq):
+                scale = MAX_SPEED / math.sqrt(speed_sq)
+                velocity[i, 0] = vx * scale
+                velocity[i, 1] = vy * scale
+            else:  # NaN, or components so large their squares overflow
+                speed = math.hypot(vx, vy)
+                scale = MAX_SPEED / speed if math.isfinite(speed) else 0.0
+                velocity[i, 0] = vx * scale if math.isfinite(vx) else 0.0
+                velocity[i, 1] = vy * scale if math.isfinite(vy) else 0.0
+        w = angular_velocity[i]
+        if not abs(w) <= MAX_ANGULAR_SPEED:
+            angular_velocity[i] = math.copysign(MAX_ANGULAR_SPEED, w) if w == w else 0.0
+        px = position[i, 0]
+        py = position[i, 1]
+        reach = math.hypot(px, py)
+        if reach > MAX_COORDINATE:
+            ux = px / reach
+            uy = py / reach
+            # Just inside the edge: the rounding of the product must not leave it outside.
+            position[i, 0] = ux * (MAX_COORDINATE * (1.0 - 1e-15))
+            position[i, 1] = uy * (MAX_COORDINATE * (1.0 - 1e-15))
+            outward = velocity[i, 0] * ux + velocity[i, 1] * uy
+            if outward > 0.0:
+                velocity[i, 0] -= outward * ux
+                velocity[i, 1] -= outward * uy
 
 
 @njit(cache=True)

@@ -7,9 +7,12 @@ state. Shapes: ``n`` bodies, ``MAX_VERTICES`` vertex slots per body.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 from numba import njit
+
+from collision.tolerances import MAX_PAIRS_PER_BODY
 
 
 @njit(cache=True)
@@ -79,20 +82,28 @@ def swept_bounds(
 
 
 @njit(cache=True)
-def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> np.ndarray:
+def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
 
     ``lo``, ``hi``: ``(n, 2)`` box corners; ``skip (n,) bool`` marks bodies that never need a
     pair among themselves (static, or asleep): a pair is dropped only when both are marked.
     Returns ``(m, 2) int64``. Sort and sweep on x; the result does not depend on the order
     the bodies were sorted in, so it is deterministic.
+
+    At most ``MAX_PAIRS_PER_BODY * n`` pairs: a crowd (bodies heaped on one spot) would
+    otherwise make n^2 / 2 of them. Past that budget the sweep stops (the pairs it had not
+    reached yet are not tested this step) and ``crowd[0]`` (an ``(1,) int64`` flag) is set.
     """
     n = lo.shape[0]
+    budget = MAX_PAIRS_PER_BODY * n
     order = np.argsort(lo[:, 0], kind="mergesort")
-    capacity = max(16, 4 * n)
+    capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
+    full = False
     for ii in range(n):
+        if full:
+            break
         i = order[ii]
         for jj in range(ii + 1, n):
             j = order[jj]
@@ -103,7 +114,11 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> np.ndar
             if lo[j, 1] > hi[i, 1] or lo[i, 1] > hi[j, 1]:
                 continue
             if m == capacity:
-                capacity *= 2
+                if capacity == budget:
+                    crowd[0] = 1
+                    full = True
+                    break
+                capacity = min(2 * capacity, budget)
                 grown = np.empty((capacity, 2), dtype=np.int64)
                 grown[:m] = pairs[:m]
                 pairs = grown
@@ -123,3 +138,16 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> np.ndar
         out[p, 0] = pairs[ordered[p], 0]
         out[p, 1] = pairs[ordered[p], 1]
     return out
+
+
+def warn_crowd(count: int) -> bool:
+    """Warn (RuntimeWarning, from the caller of ``World.step``) that a step of a world of
+    ``count`` bodies reached the pair budget of :func:`candidate_pairs`; returns True (warned)."""
+    warnings.warn(
+        f"World.step: more than MAX_PAIRS_PER_BODY = {MAX_PAIRS_PER_BODY} candidate pairs per body "
+        f"({MAX_PAIRS_PER_BODY * count} for {count} bodies): bodies are heaped on one spot, and pairs "
+        "past that budget were not tested this step (said once per world)",
+        RuntimeWarning,
+        stacklevel=3,
+    )
+    return True

@@ -16,21 +16,103 @@ the caller uses, and the error tells the caller exactly which vertex to remove.
 from __future__ import annotations
 
 import math
+import numbers
+import warnings
 from typing import Any, NoReturn
 
 import numpy as np
 from numba import njit
 
+from collision import geometry
 from collision.tolerances import (
     AREA_RELATIVE_EPSILON,
     CONVEXITY_RELATIVE_EPSILON,
+    FEATURE_RELATIVE_SIZE,
     MAX_COORDINATE,
     MAX_VERTICES,
+    MIN_FEATURE_SIZE,
 )
 
 
 class GeometryError(ValueError):
     """Invalid geometry: the message names the argument, the vertex and the reason."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Numbers
+# ---------------------------------------------------------------------------------------------
+
+#: Longest description of a user's value in a message (characters): a 10 MB string or a
+#: 4000-digit integer is named by its type and size, not copied into the message.
+SHOWN_LENGTH = 60
+
+
+def show(value: Any) -> str:
+    """A short description of ``value`` for a message: its repr cut to ``SHOWN_LENGTH``
+    characters, an integer too long to print by its digit count, an array by shape and dtype.
+    Never raises (a value whose repr fails is named by its type)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        digits = int((value.bit_length() - 1) * math.log10(2.0)) + 1
+        if abs(value) >= 10**digits:
+            digits += 1
+        return f"<{'negative ' if value < 0 else ''}int of {digits} digits>"
+    if isinstance(value, np.ndarray) and value.size > 4:
+        return f"array of shape {value.shape}, dtype {value.dtype}"
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 (a user object's repr may raise anything)
+        return f"a {type(value).__name__}"
+    if len(text) > SHOWN_LENGTH:
+        text = f"{text[: SHOWN_LENGTH - 5]}...{text[-2:]}"
+    return text
+
+
+def _not_real(value: Any) -> str | None:
+    """Why ``value`` is not a real number (None when it is one)."""
+    if isinstance(value, bool | np.bool_):
+        return "must be a real number, not a bool"
+    if isinstance(value, int | float | np.integer | np.floating | numbers.Real):
+        return None
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        return _not_real(value[()])
+    if isinstance(value, complex | np.complexfloating):
+        return "must be a real number, not a complex one"
+    return f"must be a real number, not a {type(value).__name__}"
+
+
+def real(value: Any, name: str) -> float:
+    """``value`` as a finite float: a Python or numpy int or float of any width (not a bool,
+    a complex number or a string), a ``fractions.Fraction``, or a 0-d array of one. An integer
+    or a wide float beyond float64's range is refused as too large (it is not turned into
+    inf), NaN and infinities as not finite."""
+    why = _not_real(value)
+    if why is not None:
+        raise ValueError(f"{name} = {show(value)}: {why}")
+    try:
+        with np.errstate(over="ignore"):
+            x = float(value)
+    except OverflowError:
+        x = math.inf
+    except Exception as exc:  # noqa: BLE001 (a Real subclass's __float__ may raise anything)
+        raise ValueError(f"{name} = {show(value)}: cannot be read as a number ({exc})") from None
+    if not math.isfinite(x):
+        if _finite_source(value):
+            raise ValueError(f"{name} = {show(value)}: is too large (beyond the float64 range)")
+        raise ValueError(f"{name} = {show(value)}: must be finite")
+    return x
+
+
+def _finite_source(value: Any) -> bool:
+    """Whether ``value`` (a real number that converted to inf or NaN) was finite itself."""
+    if isinstance(value, np.ndarray):
+        value = value[()]
+    if isinstance(value, int | np.integer):
+        return True
+    if isinstance(value, np.floating):
+        return bool(np.isfinite(value))
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return not isinstance(value, numbers.Real) or value == value  # Fraction: always finite
 
 
 def number(
@@ -41,24 +123,17 @@ def number(
     maximum: float | None = None,
     above: float | None = None,
 ) -> float:
-    """``value`` as a finite float, at least ``minimum``, at most ``maximum`` and greater than
-    ``above`` (each when given)."""
-    if isinstance(value, str | bytes):
-        raise ValueError(f"{name} = {value!r}: must be a real number")
-    try:
-        x = float(value)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} = {value!r}: must be a real number") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{name} = {value!r}: must be finite")
+    """``value`` as a finite float (see :func:`real`), at least ``minimum``, at most ``maximum``
+    and greater than ``above`` (each when given)."""
+    x = real(value, name)
     if minimum is not None and maximum is not None and not minimum <= x <= maximum:
-        raise ValueError(f"{name} = {value!r}: must be in [{minimum:g}, {maximum:g}]")
+        raise ValueError(f"{name} = {show(value)}: must be in [{minimum:g}, {maximum:g}]")
     if minimum is not None and x < minimum:
-        raise ValueError(f"{name} = {value!r}: must be >= {minimum:g}")
+        raise ValueError(f"{name} = {show(value)}: must be >= {minimum:g}")
     if maximum is not None and x > maximum:
-        raise ValueError(f"{name} = {value!r}: must be <= {maximum:g}")
+        raise ValueError(f"{name} = {show(value)}: must be <= {maximum:g}")
     if above is not None and not x > above:
-        raise ValueError(f"{name} = {value!r}: must be > {above:g}")
+        raise ValueError(f"{name} = {show(value)}: must be > {above:g}")
     return x
 
 
@@ -71,18 +146,82 @@ def material(value: Any, name: str, maximum: float | None = None) -> float:
 def integer(value: Any, name: str, minimum: int, maximum: int) -> int:
     """``value`` as an int in ``[minimum, maximum]`` (a bool is not an integer here)."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} = {value!r}: must be an integer")
+        raise ValueError(f"{name} = {show(value)}: must be an integer")
     n = int(value)
     if not minimum <= n <= maximum:
-        raise ValueError(f"{name} = {value!r}: must be in [{minimum}, {maximum}]")
+        raise ValueError(f"{name} = {show(value)}: must be in [{minimum}, {maximum}]")
     return n
 
 
 def boolean(value: Any, name: str) -> bool:
-    """``value`` as a bool: only ``True`` or ``False`` (numpy's too) are accepted."""
+    """``value`` as a bool: only ``True`` or ``False`` (numpy's too, or a 0-d bool array) are
+    accepted; an array of several is refused, not reduced."""
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype == np.bool_:
+        value = value[()]
     if not isinstance(value, bool | np.bool_):
-        raise ValueError(f"{name} = {value!r}: must be True or False")
+        raise ValueError(f"{name} = {show(value)}: must be True or False")
     return bool(value)
+
+
+class _Refusal(Exception):
+    """Why an array-like is not an array of real numbers (turned into the caller's error)."""
+
+
+def _real_array(value: Any) -> np.ndarray:
+    """``value`` as a new C-contiguous float64 array of any shape, or :class:`_Refusal` saying
+    why it is not one: lists, tuples and arrays of ints and floats of any width and byte order
+    (read-only and strided arrays too) are read; bools, complex numbers, strings, ragged
+    nesting, and numbers beyond float64's range are refused. Non-finite values are kept (the
+    caller names the entry)."""
+    if isinstance(value, str | bytes | dict | set | frozenset):
+        raise _Refusal(f"a {type(value).__name__} is not an array of numbers")
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # numpy's ragged/complex warnings become refusals
+            a = np.asarray(value)
+    except Exception as exc:  # noqa: BLE001 (ragged nesting, a failing __array__, deep recursion)
+        raise _Refusal(f"cannot be read as an array of numbers ({_first_line(exc)})") from None
+    kind = a.dtype.kind
+    if kind == "f" or kind in "iu":
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = np.array(a, dtype=np.float64, order="C")
+        if kind == "f" and a.dtype.itemsize > 8:
+            wide = np.isfinite(a) & ~np.isfinite(out)
+            if wide.any():
+                raise _Refusal(f"entry {_index_of(wide)} is too large (beyond the float64 range)")
+        return out
+    if kind == "O":
+        if a.ndim == 0:
+            raise _Refusal(f"a {type(value).__name__} is not an array of numbers")
+        out = np.empty(a.shape, dtype=np.float64)
+        for i, item in enumerate(a.flat):
+            if isinstance(item, np.ndarray) and item.ndim == 0:
+                item = item[()]
+            why = _not_real(item)
+            if why is not None:
+                raise _Refusal(f"entry {_unravel(i, a.shape)} = {show(item)}: {why}")
+            try:
+                out.flat[i] = float(item)
+            except OverflowError:
+                raise _Refusal(f"entry {_unravel(i, a.shape)} is too large (beyond the float64 range)") from None
+            except Exception as exc:  # noqa: BLE001
+                raise _Refusal(f"entry {_unravel(i, a.shape)} cannot be read as a number ({exc})") from None
+        return out
+    what = {"b": "bools", "c": "complex numbers", "U": "strings", "S": "bytes"}.get(kind, f"{a.dtype}")
+    raise _Refusal(f"holds {what}, not real numbers")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).split("\n", 1)[0]
+    return text if len(text) <= 2 * SHOWN_LENGTH else text[: 2 * SHOWN_LENGTH] + "..."
+
+
+def _unravel(i: int, shape: tuple[int, ...]) -> str:
+    return str(tuple(int(j) for j in np.unravel_index(i, shape))) if len(shape) > 1 else f"[{i}]"
+
+
+def _index_of(mask: np.ndarray) -> str:
+    return _unravel(int(np.argmax(mask.ravel())), mask.shape)
 
 
 def vector(
@@ -91,18 +230,16 @@ def vector(
     """``value`` as a finite ``(2,) float64`` vector no longer than ``limit`` (the constant
     ``limit_name`` of collision.tolerances; ``math.inf`` for no limit): beyond those limits,
     products inside the step would overflow to inf or NaN."""
-    if isinstance(value, str | bytes):
-        raise ValueError(f"{name} = {value!r}: must be a 2-vector of real numbers")
     try:
-        v = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name} = {value!r}: must be a 2-vector of real numbers") from None
+        v = _real_array(value)
+    except _Refusal as why:
+        raise ValueError(f"{name} = {show(value)}: must be a 2-vector of real numbers: {why}") from None
     if v.shape != (2,):
-        raise ValueError(f"{name} = {value!r}: must be a 2-vector, got shape {v.shape}")
+        raise ValueError(f"{name} = {show(value)}: must be a 2-vector, got shape {v.shape}")
     if not np.isfinite(v).all():
-        raise ValueError(f"{name} = {value!r}: must be finite")
+        raise ValueError(f"{name} = {show(value)}: must be finite")
     if math.hypot(v[0], v[1]) > limit:
-        raise ValueError(f"{name} = {value!r}: is longer than {limit_name} = {limit:g}")
+        raise ValueError(f"{name} = {show(value)}: is longer than {limit_name} = {limit:g}")
     return v
 
 
@@ -118,42 +255,60 @@ def point(value: Any, name: str) -> np.ndarray:
 def index(value: Any, name: str, count: int) -> int:
     """``value`` as an index in ``[0, count)`` of a body (or row) of a world of ``count``."""
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} = {value!r}: must be a body index (int)")
+        raise ValueError(f"{name} = {show(value)}: must be a body index (int)")
     k = int(value)
     if not 0 <= k < count:
-        raise ValueError(f"{name} = {k}: no such body (body_count = {count})")
+        raise ValueError(f"{name} = {show(k)}: no such body (body_count = {count})")
     return k
 
 
 def body_indices(value: Any, name: str, count: int) -> np.ndarray:
-    """``value`` as ``(m,) int64`` indices of bodies of a world of ``count``: given as indices
-    (any integer array-like) or as an ``(count,) bool`` mask."""
-    if isinstance(value, str | bytes):
-        raise ValueError(f"{name} = {value!r}: must be body indices (m,) or a ({count},) bool mask")
-    index = np.asarray(value)
-    if index.dtype == np.bool_:
-        if index.shape != (count,):
-            raise ValueError(f"{name}: a mask must have shape ({count},), got {index.shape}")
-        return np.flatnonzero(index)
-    if index.ndim != 1 or not (index.size == 0 or np.issubdtype(index.dtype, np.integer)):
-        raise ValueError(f"{name} = {value!r}: must be body indices (m,) or a ({count},) bool mask")
-    outside = (index < 0) | (index >= count)
-    if outside.any():
-        raise ValueError(f"{name}: {int(index[np.argmax(outside)])} is no body (body_count = {count})")
-    return index.astype(np.int64)
-
-
-def vectors(value: Any, name: str, count: int) -> np.ndarray:
-    """``value`` as ``(count, 2) float64`` finite vectors."""
+    """``value`` as ``(m,) int64`` indices of bodies of a world of ``count``: one index, a
+    sequence or array of them, or an ``(count,) bool`` mask."""
+    usage = f"must be body indices (m,) or a ({count},) bool mask"
+    if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
+        return np.array([index(value, name, count)], dtype=np.int64)
+    if isinstance(value, str | bytes | dict | set | frozenset):
+        raise ValueError(f"{name} = {show(value)}: {usage}")
     try:
-        v = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name}: must be ({count}, 2) real numbers") from None
-    if isinstance(value, str | bytes) or v.shape != (count, 2):
-        raise ValueError(f"{name}: must be ({count}, 2) real numbers, got shape {np.shape(value)}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            given = np.asarray(value)
+    except Exception as exc:  # noqa: BLE001 (ragged nesting, a failing __array__)
+        raise ValueError(f"{name} = {show(value)}: {usage} ({_first_line(exc)})") from None
+    if given.dtype == np.bool_:
+        if given.shape != (count,):
+            raise ValueError(f"{name}: a mask must have shape ({count},), got {given.shape}")
+        return np.flatnonzero(given)
+    if given.ndim != 1:
+        raise ValueError(f"{name} = {show(value)}: {usage}")
+    if given.dtype == object:
+        return np.array([index(item, f"{name}[{i}]", count) for i, item in enumerate(given)], dtype=np.int64)
+    if not (given.size == 0 or np.issubdtype(given.dtype, np.integer)):
+        raise ValueError(f"{name} = {show(value)}: {usage}")
+    outside = (given < 0) | (given >= count)
+    if outside.any():
+        raise ValueError(f"{name}: {int(given[np.argmax(outside)])} is no body (body_count = {count})")
+    return given.astype(np.int64)
+
+
+def vectors(value: Any, name: str, count: int, limit: float = math.inf, limit_name: str = "") -> np.ndarray:
+    """``value`` as ``(count, 2) float64`` finite vectors, each no longer than ``limit`` (the
+    constant ``limit_name`` of collision.tolerances) when given."""
+    try:
+        v = _real_array(value)
+    except _Refusal as why:
+        raise ValueError(f"{name}: must be ({count}, 2) real numbers: {why}") from None
+    if v.shape != (count, 2):
+        raise ValueError(f"{name}: must be ({count}, 2) real numbers, got shape {v.shape}")
     if not np.isfinite(v).all():
         bad = int(np.argmin(np.isfinite(v).all(axis=1)))
         raise ValueError(f"{name}[{bad}] = {v[bad].tolist()}: must be finite")
+    if limit < math.inf:
+        long = np.hypot(v[:, 0], v[:, 1]) > limit
+        if long.any():
+            bad = int(np.argmax(long))
+            raise ValueError(f"{name}[{bad}] = {v[bad].tolist()}: is longer than {limit_name} = {limit:g}")
     return v
 
 
@@ -178,12 +333,12 @@ def cross(ax: float, ay: float, bx: float, by: float) -> float:
 
 
 def read_points(value: Any, name: str, what: str = "vertices") -> np.ndarray:
-    """``value`` as a new C-contiguous ``(k, 2) float64`` array with ``k >= 1`` (no check of
-    the numbers themselves)."""
+    """``value`` as a new C-contiguous ``(k, 2) float64`` array with ``k >= 1``, its numbers
+    read as :func:`vector` reads them (no check of their values)."""
     try:
-        points = np.array(value, dtype=np.float64, order="C")
-    except (TypeError, ValueError) as exc:
-        raise GeometryError(f"{name}: cannot be read as an array of (x, y) {what} ({exc})") from None
+        points = _real_array(value)
+    except _Refusal as why:
+        raise GeometryError(f"{name}: cannot be read as an array of (x, y) {what}: {why}") from None
     if points.ndim != 2 or points.shape[1] != 2:
         if points.size == 0:
             raise GeometryError(f"{name}: has no {what} (at least 1 is needed)")
@@ -213,44 +368,6 @@ def point_array(value: Any, name: str, what: str = "vertices") -> np.ndarray:
     points = read_points(value, name, what)
     _check_coordinates(points, name)
     return points  # a new C-contiguous copy (np.array copies)
-
-
-def _edges_cross(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """Whether segment a-b meets each segment c[j]-d[j] (touching counts). ``a, b (2,)``, ``c, d (m, 2)``."""
-    ex, ey = b[0] - a[0], b[1] - a[1]
-    o1 = ex * (c[:, 1] - a[1]) - ey * (c[:, 0] - a[0])
-    o2 = ex * (d[:, 1] - a[1]) - ey * (d[:, 0] - a[0])
-    fx, fy = d[:, 0] - c[:, 0], d[:, 1] - c[:, 1]
-    o3 = fx * (a[1] - c[:, 1]) - fy * (a[0] - c[:, 0])
-    o4 = fx * (b[1] - c[:, 1]) - fy * (b[0] - c[:, 0])
-    collinear = (o1 == 0.0) & (o2 == 0.0)
-    general = (o1 * o2 <= 0.0) & (o3 * o4 <= 0.0) & ~collinear
-    # Collinear edges meet when their boxes overlap on both axes.
-    lo_x = np.maximum(min(a[0], b[0]), np.minimum(c[:, 0], d[:, 0]))
-    hi_x = np.minimum(max(a[0], b[0]), np.maximum(c[:, 0], d[:, 0]))
-    lo_y = np.maximum(min(a[1], b[1]), np.minimum(c[:, 1], d[:, 1]))
-    hi_y = np.minimum(max(a[1], b[1]), np.maximum(c[:, 1], d[:, 1]))
-    overlap = collinear & (lo_x <= hi_x) & (lo_y <= hi_y)
-    result: np.ndarray = general | overlap
-    return result
-
-
-def _first_crossing(points: np.ndarray) -> tuple[int, int] | None:
-    """First pair of non-adjacent edges ``(i, j)`` of the closed outline that meet, or None.
-
-    Edge ``i`` runs from ``points[i]`` to ``points[(i + 1) % n]``.
-    """
-    n = len(points)
-    ends = np.roll(points, -1, axis=0)
-    for i in range(n - 2):
-        last = n - 1 if i > 0 else n - 2  # edge n-1 is adjacent to edge 0
-        if last < i + 2:
-            continue
-        js = np.arange(i + 2, last + 1)
-        meets = _edges_cross(points[i], ends[i], points[js], ends[js])
-        if meets.any():
-            return i, int(js[int(np.argmax(meets))])
-    return None
 
 
 def _twice_signed_area(points: np.ndarray) -> float:
@@ -292,9 +409,8 @@ def outline(points: np.ndarray, name: str) -> float:
     _check_distinct_neighbours(points, name)
     extent = _extent(points)
     doubled = _twice_signed_area(points)
-    crossing = _first_crossing(points)
-    if crossing is not None and not _all_collinear(points, extent):
-        i, j = crossing
+    i, j = geometry.first_crossing(points)
+    if i >= 0 and not _all_collinear(points, extent):
         n = len(points)
         edge_i = f"{i}-{(i + 1) % n} ({format_point(points[i])} to {format_point(points[(i + 1) % n])})"
         edge_j = f"{j}-{(j + 1) % n} ({format_point(points[j])} to {format_point(points[(j + 1) % n])})"
@@ -436,11 +552,19 @@ def refuse_vertices(points: np.ndarray, name: str) -> NoReturn:
             "(use decompose() to split a large outline)"
         )
     if k == 2:
-        raise GeometryError(
-            f"{vertex_label(name, points, 1)}: is the same point as {name}[0] "
-            "(a segment needs two distinct endpoints)"
-        )
-    # Find the most helpful reason (duplicates, crossing, zero area, bad turn).
-    orientation = 1.0 if outline(points, name) > 0.0 else -1.0
-    _check_turns(points, name, orientation)
-    raise GeometryError(f"{name}: is not a convex outline")
+        if points[0, 0] == points[1, 0] and points[0, 1] == points[1, 1]:
+            raise GeometryError(
+                f"{vertex_label(name, points, 1)}: is the same point as {name}[0] "
+                "(a segment needs two distinct endpoints)"
+            )
+    else:
+        orientation = _convex_orientation(points)
+        if orientation == 0.0:
+            # Find the most helpful reason (duplicates, crossing, zero area, bad turn).
+            orientation = 1.0 if outline(points, name) > 0.0 else -1.0
+            _check_turns(points, name, orientation)
+            raise GeometryError(f"{name}: is not a convex outline")
+        if orientation < 0.0:
+            points = np.ascontiguousarray(np.concatenate([points[:1], points[:0:-1]]))
+    features(points, name)
+    raise AssertionError(f"{name}: shape_status refused a shape that the checks accept")

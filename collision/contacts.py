@@ -32,7 +32,7 @@ from collision import checks
 from collision.geometry import closest_point_on_segment
 from collision.pair import Hit
 from collision.shapes import check_vertices
-from collision.tolerances import SUPPORT_RELATIVE_EPSILON, UNIT_NORMAL_TOLERANCE
+from collision.tolerances import MAX_SWEEP_SPEED, MAX_TRAVEL, SUPPORT_RELATIVE_EPSILON, UNIT_NORMAL_TOLERANCE
 
 #: Contact states (``Contacts.state``): touching for the first step, touching since an earlier
 #: step, not touching yet (a speculative point, within reach of the step).
@@ -278,8 +278,9 @@ def contact_points(
     :func:`collision.sweep` (Tutorial 6): 1 pair (point-edge, point-point) or 2 (edge-edge).
 
     ``a``, ``b``: the shapes given to ``sweep`` (world space, time 0); ``velocity (2,)``: the
-    relative velocity given to ``sweep``. A's points are moved by ``velocity * hit.t`` (to the
-    time of impact); B stays. ``velocity`` may be omitted only when ``hit.t == 0``.
+    relative velocity given to ``sweep`` (at most ``MAX_SWEEP_SPEED``). A's points are moved by
+    ``velocity * hit.t`` (to the time of impact), at most ``MAX_TRAVEL``; B stays. ``velocity``
+    may be omitted only when ``hit.t == 0``.
 
     >>> from collision import sweep
     >>> a = [[0, 1], [2, 1], [2, 3], [0, 3]]
@@ -300,7 +301,13 @@ def contact_points(
             raise ValueError("velocity is required when hit.t > 0 (A is moved to the time of impact)")
         v = np.zeros(2)
     else:
-        v = checks.vector(velocity, "velocity", math.inf)
+        v = checks.vector(velocity, "velocity", MAX_SWEEP_SPEED, "MAX_SWEEP_SPEED")
+    travel = t * math.hypot(v[0], v[1])
+    if travel > MAX_TRAVEL:
+        raise ValueError(
+            f"hit.t = {t:g} with velocity = ({v[0]:g}, {v[1]:g}): moves A {travel:.3g} units, farther "
+            f"than MAX_TRAVEL = {MAX_TRAVEL:g} (no hit of sweep() on these shapes does)"
+        )
     out_a = np.zeros((2, 2))
     out_b = np.zeros((2, 2))
     count = find_contacts(

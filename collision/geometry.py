@@ -1,5 +1,5 @@
 """Small compiled helpers written once: closest point on a segment, angle wrapping, material
-mixing, moving a body's rows.
+mixing, moving a body's rows, whether an outline crosses itself, a shape's smallest feature.
 
 Used by the tests, the solvers and the queries alike; each is plain arithmetic over scalars or
 the rows of the body store.
@@ -77,3 +77,79 @@ def shift_body_vertices(
             world_vertices[r, v, 0] += dx
             world_vertices[r, v, 1] += dy
         r += 1
+
+
+@njit(cache=True, inline="always")
+def _edges_meet(
+    ax: float, ay: float, bx: float, by: float, cx: float, cy: float, dx: float, dy: float
+) -> bool:
+    """Whether segment a-b meets segment c-d (touching counts)."""
+    ex = bx - ax
+    ey = by - ay
+    o1 = ex * (cy - ay) - ey * (cx - ax)
+    o2 = ex * (dy - ay) - ey * (dx - ax)
+    fx = dx - cx
+    fy = dy - cy
+    o3 = fx * (ay - cy) - fy * (ax - cx)
+    o4 = fx * (by - cy) - fy * (bx - cx)
+    if o1 == 0.0 and o2 == 0.0:
+        # Collinear edges meet when their boxes overlap on both axes.
+        return (
+            max(min(ax, bx), min(cx, dx)) <= min(max(ax, bx), max(cx, dx))
+            and max(min(ay, by), min(cy, dy)) <= min(max(ay, by), max(cy, dy))
+        )
+    return o1 * o2 <= 0.0 and o3 * o4 <= 0.0
+
+
+@njit(cache=True)
+def first_crossing(points: np.ndarray) -> tuple[int, int]:
+    """First pair of non-adjacent edges ``(i, j)`` of the closed outline ``points (n, 2)`` that
+    meet (touching counts), or ``(-1, -1)``. Edge ``i`` runs from ``points[i]`` to
+    ``points[(i + 1) % n]``. Every pair is tested: O(n^2), compiled (up to
+    ``MAX_OUTLINE_VERTICES`` vertices, well under a second)."""
+    n = points.shape[0]
+    for i in range(n - 2):
+        i1 = i + 1
+        last = n - 1 if i > 0 else n - 2  # edge n-1 is adjacent to edge 0
+        for j in range(i + 2, last + 1):
+            j1 = j + 1 if j + 1 < n else 0
+            if _edges_meet(
+                points[i, 0], points[i, 1], points[i1, 0], points[i1, 1],
+                points[j, 0], points[j, 1], points[j1, 0], points[j1, 1],
+            ):  # fmt: skip
+                return i, j
+    return -1, -1
+
+
+@njit(cache=True)
+def smallest_feature(points: np.ndarray) -> tuple[float, int]:
+    """The smallest feature of a valid CCW shape ``points (k, 2)``: ``(size, edge)``, a
+    segment's length (edge 0), or a polygon's shortest edge (edge ``i`` runs from vertex ``i``
+    to ``i + 1``) or its narrowest width (edge -1), whichever is smaller; a point has none,
+    ``(inf, -1)``. Lengths by ``hypot``, so denormal ones are measured, not squared to 0."""
+    k = points.shape[0]
+    if k == 1:
+        return math.inf, -1
+    size = math.inf
+    edge = -1
+    for i in range(k if k > 2 else 1):
+        j = i + 1 if i + 1 < k else 0
+        length = math.hypot(points[j, 0] - points[i, 0], points[j, 1] - points[i, 1])
+        if length < size:
+            size = length
+            edge = i
+    if k > 2:
+        width = math.inf
+        for i in range(k):
+            j = i + 1 if i + 1 < k else 0
+            ex = points[j, 0] - points[i, 0]
+            ey = points[j, 1] - points[i, 1]
+            length = math.hypot(ex, ey)
+            reach = 0.0
+            for v in range(k):
+                reach = max(reach, (ex * (points[v, 1] - points[i, 1]) - ey * (points[v, 0] - points[i, 0])) / length)
+            width = min(width, reach)
+        if width < size:
+            size = width
+            edge = -1
+    return size, edge

@@ -20,7 +20,7 @@ from typing import Any
 
 from collision import checks
 from collision.geometry import closest_point_on_segment
-from collision.tolerances import PRIMITIVE_RELATIVE_EPSILON
+from collision.tolerances import MAX_COORDINATE, MIN_FEATURE_SIZE, PRIMITIVE_RELATIVE_EPSILON
 
 Vec = tuple[float, float]
 
@@ -58,12 +58,26 @@ __all__ = [
 
 
 def _vec(value: Any, name: str) -> Vec:
-    x, y = checks.vector(value, name, math.inf)
+    """A point, size or direction: coordinates at most MAX_COORDINATE in size, as a shape's
+    (their sums and products then stay far from overflow)."""
+    x, y = checks.point(value, name)
     return float(x), float(y)
 
 
-def _number(value: Any, name: str, *, minimum: float | None = None) -> float:
-    return checks.number(value, name, minimum=minimum)
+def _radius(value: Any, name: str) -> float:
+    """A radius: 0 to MAX_COORDINATE."""
+    return checks.number(value, name, minimum=0.0, maximum=MAX_COORDINATE)
+
+
+def _direction(value: Any, name: str, what: str) -> Vec:
+    """A direction (or a segment's extent) of length 0 or at least MIN_FEATURE_SIZE: the
+    products of a shorter one underflow to 0 and "parallel" and "on the line" turn to noise."""
+    d = _vec(value, name)
+    if d != (0.0, 0.0) and math.hypot(*d) < MIN_FEATURE_SIZE:
+        raise ValueError(
+            f"{name} = ({d[0]:g}, {d[1]:g}): {what} is shorter than MIN_FEATURE_SIZE = {MIN_FEATURE_SIZE:g}"
+        )
+    return d
 
 
 @dataclass(frozen=True)
@@ -75,7 +89,7 @@ class Line:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "base", _vec(self.base, "base"))
-        d = _vec(self.direction, "direction")
+        d = _direction(self.direction, "direction", "the direction")
         if d == (0.0, 0.0):
             raise ValueError("direction = (0, 0): a line needs a non-zero direction")
         object.__setattr__(self, "direction", d)
@@ -91,6 +105,7 @@ class Segment:
     def __post_init__(self) -> None:
         object.__setattr__(self, "point1", _vec(self.point1, "point1"))
         object.__setattr__(self, "point2", _vec(self.point2, "point2"))
+        _direction(_sub(self.point2, self.point1), "point2 - point1", "a segment of non-zero length")
 
 
 @dataclass(frozen=True)
@@ -102,7 +117,7 @@ class Circle:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "center", _vec(self.center, "center"))
-        object.__setattr__(self, "radius", _number(self.radius, "radius", minimum=0.0))
+        object.__setattr__(self, "radius", _radius(self.radius, "radius"))
 
 
 @dataclass(frozen=True)
@@ -140,7 +155,7 @@ class OrientedRectangle:
         if half[0] < 0.0 or half[1] < 0.0:
             raise ValueError(f"half_extend = ({half[0]:g}, {half[1]:g}): must be >= 0")
         object.__setattr__(self, "half_extend", half)
-        object.__setattr__(self, "rotation", _number(self.rotation, "rotation"))
+        object.__setattr__(self, "rotation", checks.number(self.rotation, "rotation"))
 
     def corners(self) -> list[Vec]:
         """The four corners in world space, counter-clockwise from the local (-x, -y) corner."""

@@ -36,6 +36,7 @@ from collision import checks
 from collision.bodies import Bodies
 from collision.geometry import closest_point_on_segment
 from collision.shapes import check_vertices
+from collision.tolerances import MAX_COORDINATE
 
 # -------------------------------------------------------------------------------------------
 # Compiled steps. Each returns the interval of the cast's *line* parameter t that lies in the
@@ -106,7 +107,11 @@ def _line_in_disc(
             return -math.inf, math.inf
         return 1.0, 0.0
     half_b = fx * dx + fy * dy
-    disc = half_b * half_b - a * c
+    # half_b^2 - a c, written as a r^2 - (f x d)^2 (Lagrange's identity): the textbook form
+    # subtracts two nearly equal huge terms for a long cast (1e9 units) and reported hits
+    # passing a whole unit from a 0.25 disc.
+    across = fx * dy - fy * dx
+    disc = a * (r * r) - across * across
     if disc < 0.0:
         return 1.0, 0.0
     root = math.sqrt(disc)
@@ -129,6 +134,8 @@ def _line_in_slab(
     ux = bx - ax
     uy = by - ay
     length = math.hypot(ux, uy)
+    if length == 0.0:  # a segment that rounding collapsed: its capsule is its end discs
+        return 1.0, 0.0
     ux /= length
     uy /= length
     # Four half-planes: along u in [0, length], across (n = (uy, -ux)) in [-r, r].
@@ -369,15 +376,19 @@ def point_inside(verts: np.ndarray, k: int, px: float, py: float, radius: float)
         dx = px - cx
         dy = py - cy
         return dx * dx + dy * dy <= radius * radius
+    has_edge = False
     for e in range(k):
         ax = verts[e, 0]
         ay = verts[e, 1]
         bx = verts[(e + 1) % k, 0]
         by = verts[(e + 1) % k, 1]
+        has_edge = has_edge or ax != bx or ay != by
         # CCW polygon: the point is inside when it is left of (or on) every edge.
         if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < 0.0:
             return False
-    return True
+    # A polygon that rounding collapsed to one point (a small body far from the origin) holds
+    # only that point, not every point.
+    return has_edge or (px == verts[0, 0] and py == verts[0, 1])
 
 
 @njit(cache=True)
@@ -441,8 +452,8 @@ def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> Se
     """Clip the segment ``start -> end`` (each ``(2,)``) against a world-space shape.
 
     ``vertices`` ``(k, 2)`` or a :class:`~collision.Polygon`: a point, a segment or a convex
-    polygon. ``radius`` (units, >= 0) inflates a point into a disc and a segment into a capsule;
-    polygons ignore it. Returns None when the segment misses.
+    polygon. ``radius`` (units, 0 to ``MAX_COORDINATE``) inflates a point into a disc and a
+    segment into a capsule; polygons ignore it. Returns None when the segment misses.
 
     >>> hit = clip_segment((-2.0, 0.0), (2.0, 0.0), [[-1, -1], [1, -1], [1, 1], [-1, 1]])
     >>> hit.t_enter, hit.t_exit, hit.normal_enter.tolist(), hit.normal_exit.tolist()
@@ -451,7 +462,7 @@ def clip_segment(start: Any, end: Any, vertices: Any, radius: float = 0.0) -> Se
     s = checks.point(start, "start")
     e = checks.point(end, "end")
     verts = check_vertices(vertices, "vertices")
-    r = checks.number(radius, "radius", minimum=0.0)
+    r = checks.number(radius, "radius", minimum=0.0, maximum=MAX_COORDINATE)
     hit, t_enter, t_exit, nex, ney, nxx, nxy, starts_inside, ends_inside = clip_segment_kernel(
         s[0], s[1], e[0], e[1], verts, r
     )

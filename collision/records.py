@@ -17,11 +17,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 
 class StepContext(NamedTuple):
     """One step's context: ``dt`` (s), gravity ``gravity_x``, ``gravity_y`` (units/s^2), the
-    world's ``continuous`` switch, and whether the store holds any compound (``has_compounds``)
-    or kinematic (``has_kinematic``) body (without, the steps skip the work those need)."""
+    world's ``continuous`` switch, whether the store holds any compound (``has_compounds``)
+    or kinematic (``has_kinematic``) body (without, the steps skip the work those need), and
+    ``crowd``, an ``(1,) int64`` flag the broadphase sets when the step's pairs reached their
+    budget (``MAX_PAIRS_PER_BODY``; see :func:`collision.broadphase.candidate_pairs`)."""
 
     dt: float
     gravity_x: float
@@ -29,3 +33,4 @@ class StepContext(NamedTuple):
     continuous: bool
     has_compounds: bool
     has_kinematic: bool
+    crowd: np.ndarray

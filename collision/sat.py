@@ -233,10 +233,30 @@ def depth_tie_wins(
     lean = nx * cx + ny * cy
     if lean != 0.0:
         return lean > 0.0
-    # No lean across the line: pick by the order of the means along x, then y.
+    # No lean across the line: pick by the order of the means along x, then y, and for
+    # concentric shapes by the order of the shapes themselves (:func:`_shape_order`).
     side = cx if cx != 0.0 else cy
+    if side == 0.0:
+        side = _shape_order(shapes_a, sa, ka, shapes_b, sb, kb)
     canonical = nx > 0.0 or (nx == 0.0 and ny > 0.0)
     return canonical == (side > 0.0)
+
+
+@njit(cache=True)
+def _shape_order(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int) -> float:
+    """+1 if A comes after B in a fixed order of shapes (vertex count, then the vertices'
+    coordinates in turn), -1 if before, 0 if they are the same array: swapping A and B flips
+    it, so a tie settled by it gives opposite answers in the two argument orders. (Identical
+    shapes at the same place have no such answer: ``find_mtd(a, a)`` cannot be minus itself.)"""
+    if ka != kb:
+        return 1.0 if ka > kb else -1.0
+    for i in range(ka):
+        for c in range(2):
+            x = shapes_a[sa, i, c]
+            y = shapes_b[sb, i, c]
+            if x != y:
+                return 1.0 if x > y else -1.0
+    return 0.0
 
 
 @njit(cache=True)
@@ -379,6 +399,10 @@ def _sweep(
             nx, ny, gap = axis_separate_polygons(shapes_b, sb, kb, shapes_a, sa, ka, f - fa)
         speed = vx * nx + vy * ny
         length_sq = nx * nx + ny * ny
+        if length_sq == 0.0:
+            # An edge that rounding collapsed (a small body far from the origin) has no
+            # normal: it is no face. (Checked input never has one; the world's moving bodies may.)
+            continue
         if speed * speed < AXIS_SPEED_EPSILON * AXIS_SPEED_EPSILON * length_sq:
             if gap > 0.0:
                 return False, 0.0, 0.0, 0.0, 0.0
@@ -398,8 +422,8 @@ def _sweep(
         rhs = depth_sq * length_sq
         tie = (lhs == rhs) & (g_sq < math.inf)  # exactly as deep: rare, settled below
         # Shallower when lhs < rhs. The second float select tests `not lhs >= rhs`, the same
-        # for any non-NaN lhs and rhs (coordinates stay below MAX_COORDINATE, so a NaN here
-        # would need 0 * inf from an edge shorter than 1e-162 units): LLVM then gives each
+        # for any non-NaN lhs and rhs (coordinates stay below MAX_COORDINATE and faces of
+        # length 0 are skipped, so nothing here is 0 * inf): LLVM then gives each
         # select its own compare and emits blends; with one shared compare it emitted a
         # branch for the second select, mispredicted about as often as it is taken.
         depth_face = f if lhs < rhs else depth_face

@@ -15,14 +15,14 @@ refused, not dropped. :meth:`Polygon.hull` never produces them.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from collision import checks
 from collision.checks import GeometryError, cross, point_array
-from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_COMPOUND_PARTS, MAX_VERTICES
+from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_COMPOUND_PARTS, MAX_DENSITY, MAX_VERTICES
 
 #: Nominal mass per unit density of a point or a segment, which have no area (the original's
 #: ``5 * density``, ORIGINAL_DEMO.md section 4.2).
@@ -42,12 +42,13 @@ def check_vertices(value: Any, name: str) -> np.ndarray:
 
 
 def _factory_result(cls: type[Polygon], points: np.ndarray, args: str) -> Polygon:
-    """``cls(points)``, but a refusal names the factory's arguments, not its internal vertices
-    (e.g. ``Polygon.box(1e-300, 1e-300)``: the corners round to a zero-area outline)."""
+    """``cls(points)``, but a refusal names the factory's or transform's arguments, not its
+    internal vertices (e.g. ``Polygon.box(1e-300, 1e-300)``: the corners round to a zero-area
+    outline; ``translated((2e12, 0))``: the vertices leave MAX_COORDINATE)."""
     try:
         return cls(points)
     except GeometryError as exc:
-        raise GeometryError(f"{args}: the shape they make is not usable ({exc})") from None
+        raise GeometryError(f"{args}: makes a shape that is not usable ({exc})") from None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -262,9 +263,10 @@ class Polygon:
 
         Polygons: mass = area * density, exact polar moment of the area. Points and segments
         have no area and get the original's nominal mass ``5 * density``; a point's inertia is 0,
-        a segment's is a thin rod's ``m L^2 / 12``.
+        a segment's is a thin rod's ``m L^2 / 12``. ``density`` is in ``[0, MAX_DENSITY]`` (as
+        :meth:`World.add_body` takes it): beyond, the inertia of a large shape overflows.
         """
-        d = checks.number(density, "density", minimum=0.0)
+        d = checks.number(density, "density", minimum=0.0, maximum=MAX_DENSITY)
         v = self._vertices
         k = len(v)
         if k == 1:
@@ -287,10 +289,8 @@ class Polygon:
 
     def translated(self, offset: Any) -> Polygon:
         """A copy moved by ``offset (2,)``."""
-        o = np.asarray(offset, dtype=np.float64)
-        if o.shape != (2,) or not np.isfinite(o).all():
-            raise ValueError(f"offset = {offset!r}: must be a finite (2,) vector")
-        return Polygon(self._vertices + o)
+        o = checks.vector(offset, "offset", math.inf)
+        return _factory_result(type(self), self._vertices + o, f"offset = {checks.show(offset)}")
 
     def recentred(self) -> Polygon:
         """A copy with vertices relative to the centroid (what the world stores)."""
@@ -298,15 +298,10 @@ class Polygon:
 
     def rotated(self, angle: float) -> Polygon:
         """A copy rotated by ``angle`` radians (CCW positive) about the local origin."""
-        try:
-            a = float(angle)
-        except (TypeError, ValueError):
-            raise ValueError(f"angle = {angle!r}: must be a number") from None
-        if not math.isfinite(a):
-            raise ValueError(f"angle = {angle!r}: must be finite")
+        a = checks.number(angle, "angle")
         c, s = math.cos(a), math.sin(a)
         rot = np.array([[c, s], [-s, c]])
-        return Polygon(self._vertices @ rot)
+        return _factory_result(type(self), self._vertices @ rot, f"angle = {checks.show(angle)}")
 
     # -- factories ----------------------------------------------------------------------------
 
@@ -316,7 +311,7 @@ class Polygon:
         hw = 0.5 * checks.number(w, "w", above=0.0)
         hh = 0.5 * checks.number(h, "h", above=0.0)
         corners = np.array([[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]])
-        return _factory_result(cls, corners, f"w = {w!r}, h = {h!r}")
+        return _factory_result(cls, corners, f"w = {checks.show(w)}, h = {checks.show(h)}")
 
     @classmethod
     def regular(cls, n: int, r: float) -> Polygon:
@@ -324,7 +319,7 @@ class Polygon:
         n = checks.integer(n, "n", 3, MAX_VERTICES)
         r = checks.number(r, "r", above=0.0)
         angles = -0.5 * math.pi + (2.0 * np.arange(n) - 1.0) * math.pi / n
-        return _factory_result(cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {r!r}")
+        return _factory_result(cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {checks.show(r)}")
 
     @classmethod
     def blob(cls, n: int, rx: float, ry: float) -> Polygon:
@@ -339,18 +334,20 @@ class Polygon:
             return cls([[0.0, 0.0]])
         ry = checks.number(ry, "ry", above=0.0)
         if n == 2:
-            return _factory_result(cls, np.array([[0.0, -ry], [0.0, ry]]), f"ry = {ry!r}")
+            return _factory_result(cls, np.array([[0.0, -ry], [0.0, ry]]), f"ry = {checks.show(ry)}")
         rx = checks.number(rx, "rx", above=0.0)
         angles = (2.0 * np.arange(n) + 3.0) * math.pi / n
         outline = np.column_stack([rx * np.cos(angles), ry * np.sin(angles)])
-        return _factory_result(cls, outline, f"rx = {rx!r}, ry = {ry!r}")
+        return _factory_result(cls, outline, f"rx = {checks.show(rx)}, ry = {checks.show(ry)}")
 
     @classmethod
     def hull(cls, points: Any) -> Polygon:
         """Convex hull of any number of points ``(m, 2)``: a point, a segment or a polygon.
 
-        Collinear points on the hull's edges are left out. GeometryError if the hull has more
-        than MAX_VERTICES vertices.
+        Collinear points on the hull's edges are left out, and so is a vertex that would make a
+        feature too small to keep (closer to its neighbours than checks.features allows: the
+        hull moves by less than that). GeometryError if the hull has more than MAX_VERTICES
+        vertices.
         """
         pts = point_array(points, "points", "points")
         hull = convex_hull(pts)
@@ -358,16 +355,26 @@ class Polygon:
             raise GeometryError(
                 f"points: their convex hull has {len(hull)} vertices, more than MAX_VERTICES = {MAX_VERTICES}"
             )
-        try:
-            return cls(hull)
-        except GeometryError:
-            if len(hull) < 3:
-                raise
-        # Numerically flat (e.g. one far point and a tiny cluster): the hull is, to rounding,
-        # the segment between its two farthest vertices.
+        # Rounding can leave the exact hull a feature too small to keep (an edge between two
+        # nearly equal points, or a sliver: see checks.features). Each vertex dropped then is the
+        # one whose triangle with its neighbours is smallest, so the shape moves by less than
+        # that feature; a hull too thin for any polygon is the segment between its two
+        # farthest vertices, and one too small for that is its first point.
+        ring = hull
+        while len(ring) >= 3:
+            try:
+                return cls(ring)
+            except GeometryError:
+                before, after = np.roll(ring, 1, axis=0), np.roll(ring, -1, axis=0)
+                ax, ay = (ring - before).T
+                bx, by = (after - ring).T
+                ring = np.delete(ring, int(np.argmin(np.abs(ax * by - ay * bx))), axis=0)
         gaps = np.sum((hull[:, None, :] - hull[None, :, :]) ** 2, axis=2)
         i, j = np.unravel_index(int(np.argmax(gaps)), gaps.shape)
-        return cls(hull[[min(i, j), max(i, j)]])
+        try:
+            return cls(hull[[min(i, j), max(i, j)]])
+        except GeometryError:
+            return cls(hull[:1])
 
 
 def compound_parts(shapes: Any) -> tuple[list[np.ndarray], list[float], float, float]:
@@ -379,8 +386,12 @@ def compound_parts(shapes: Any) -> tuple[list[np.ndarray], list[float], float, f
     distance from it, the total mass and the inertia about that centre (the parallel-axis sum
     ``sum(I_i + m_i |c_i - c|^2)``). Points and segments count with their nominal mass.
     """
-    if isinstance(shapes, str | bytes) or not hasattr(shapes, "__len__"):
-        raise GeometryError(f"shapes = {shapes!r}: must be a list of polygons")
+    is_stack = isinstance(shapes, np.ndarray) and shapes.ndim == 3
+    if not is_stack and (isinstance(shapes, str | bytes) or not isinstance(shapes, Sequence)):
+        raise GeometryError(
+            f"shapes = {checks.show(shapes)}: must be a list of shapes (Polygons or (k, 2) vertex "
+            f"arrays), not a {type(shapes).__name__}"
+        )
     count = len(shapes)
     if count == 0:
         raise GeometryError("shapes = []: a compound needs at least one part")

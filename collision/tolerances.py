@@ -136,28 +136,65 @@ MAX_COORDINATE = 1e12
 
 #: Largest speed (units/s) a body may be given (velocity, impulse): kinetic energies m v^2 of
 #: any allowed mass stay far from float64 overflow, and a step moves a body at most this * dt.
+#: Every step ends with each speed cut to at most this (World.step), so what a step leaves is
+#: always a state the next step accepts.
 MAX_SPEED = 1e9
 
 #: Largest angular speed (rad/s) a body may be given: the same overflow margin as MAX_SPEED.
+#: Every step ends with each angular speed cut to at most this, as MAX_SPEED.
 MAX_ANGULAR_SPEED = 1e9
 
 #: Largest acceleration (units/s^2) that gravity or a force (F / m) may ask for: one step of
-#: it stays below MAX_SPEED for any dt up to MAX_TIME_STEP.
+#: it changes a speed by at most MAX_SPEED for any dt up to MAX_TIME_STEP (gravity and a force
+#: together by twice that, which the step's speed cap then cuts back).
 MAX_ACCELERATION = 1e9
 
 #: Largest density (mass per unit area) of a body: with MAX_COORDINATE-sized shapes and
 #: MAX_SPEED its kinetic energy still fits in a float64.
 MAX_DENSITY = 1e12
 
-#: Largest time step (s) World.step accepts: a step of MAX_SPEED moves a body at most
-#: MAX_COORDINATE.
-MAX_TIME_STEP = 1e3
+#: Largest time step (s) World.step accepts: a step of MAX_ACCELERATION changes a speed by at
+#: most MAX_SPEED, and a step at MAX_SPEED moves a body by at most 1e-3 MAX_COORDINATE. (A
+#: step of 1000 s let gravity alone reach 1e12 units/s in one step, past every speed limit.)
+MAX_TIME_STEP = 1.0
+
+#: Smallest time step (s) World.step accepts: the solvers divide by the (sub)step, and the
+#: squares of its inverse (1e18 / s^2 here) must stay far from overflow. A step of a few
+#: denormal seconds divided by zero and left the world half stepped.
+MIN_TIME_STEP = 1e-9
 
 #: How far (a factor, dimensionless) past the input limits (MAX_COORDINATE, MAX_SPEED,
-#: MAX_ANGULAR_SPEED) World.step still accepts the live state: gravity and collisions may carry
-#: a body a little past them, and refusing then would stop the world for good; only values far
-#: beyond (written into the live arrays by the user) would overflow, and are refused.
+#: MAX_ANGULAR_SPEED) World.step still accepts the live state, which the user may write: a step
+#: itself always ends within the input limits (speeds are cut to MAX_SPEED and
+#: MAX_ANGULAR_SPEED, and a body that leaves the world's disc of radius MAX_COORDINATE stops on
+#: its edge), so only values written far beyond them, which would overflow, are refused.
 STATE_LIMIT_FACTOR = 1e3
+
+#: Smallest size (units) of a shape's features (an edge, a segment, a polygon's narrowest
+#: width) relative to the size of its coordinates (the largest absolute coordinate, where the
+#: shape is placed): below it, rounding the vertices (into world space, or far from the
+#: origin) moves them by a sizeable part of the feature, and edge normals, areas and contact
+#: points turn to noise (a 1e-16 box at (0, 1) rounds to a single point). 1e-10 keeps about 6
+#: significant digits of every edge.
+FEATURE_RELATIVE_SIZE = 1e-10
+
+#: Smallest absolute size (units) of a shape's features (see FEATURE_RELATIVE_SIZE): products
+#: of six lengths (squared depths times squared normal lengths in the separating-axis test)
+#: stay above float64's smallest normal number (2.2e-308), so no kernel divides by a denormal
+#: or by a product that underflowed to zero.
+MIN_FEATURE_SIZE = 1e-50
+
+#: Farthest (units) a shape can move and still touch another, both within MAX_COORDINATE of
+#: the origin on each axis (the square's diagonal, 2.83e12, with a margin): ``contact_points``
+#: refuses a hit whose time and velocity move A farther (it was not made by ``sweep`` for
+#: these shapes, and its points would be meaningless or overflow).
+MAX_TRAVEL = 4e12
+
+#: Largest speed (units per unit time, the caller's time unit) ``sweep`` and
+#: ``contact_points`` accept: its products with face normals (up to 3e12 units long between
+#: MAX_COORDINATE vertices) must stay finite. Any motion of shapes within MAX_COORDINATE fits
+#: far below it at any time scale.
+MAX_SWEEP_SPEED = 1e150
 
 #: Distance (units) within which a contact point whose features changed (a deep overlap can
 #: swap the reference face between steps) still inherits last step's point of the same pair:
@@ -205,3 +242,18 @@ MAX_COMPOUND_PARTS = 64
 #: continuous pass after the solve (collision/ccd.py): less than SPECULATIVE_DISTANCE, so the
 #: next step's contact with that body is made before they touch.
 CONTINUOUS_BACKOFF = 0.005
+
+#: Most candidate pairs (per body, dimensionless) the broadphase hands one step: a body in a
+#: pile touches about six others, while a crowd heaped on one spot makes n^2 / 2 pairs (10 000
+#: boxes at one point: 50 million, and the first step ran out of memory; 2 500 took 6 s a
+#: step). Past MAX_PAIRS_PER_BODY * body_count pairs the broadphase stops (the pairs it had not
+#: reached are not tested that step) and World.step warns, so a step's time and memory grow
+#: with the number of bodies, never with its square. A world of 65 bodies or fewer never
+#: reaches it.
+MAX_PAIRS_PER_BODY = 32
+
+#: Most vertices (count) an outline given to ``decompose`` may have: the self-crossing check
+#: and the ear clipping are O(n^2) compiled loops, and the merge of a comb-like outline's
+#: pieces grows as n^2 too; at this size a comb (the worst case measured) takes about a second,
+#: and a larger outline is refused at once instead of taking minutes.
+MAX_OUTLINE_VERTICES = 4096

@@ -30,10 +30,11 @@ from collision.bodies import (
     StoreField,
     begin_step,
     check_state,
+    keep_in_bounds,
     mirror_parts,
     readonly,
 )
-from collision.broadphase import transform_vertices
+from collision.broadphase import transform_vertices, warn_crowd
 from collision.contacts import Contacts
 from collision.raycast import RayHit, bodies_at, cast_ray
 from collision.shapes import Polygon, check_vertices, compound_parts
@@ -44,6 +45,7 @@ from collision.tolerances import (
     MAX_COORDINATE,
     MAX_SPEED,
     MAX_TIME_STEP,
+    MIN_TIME_STEP,
 )
 
 __all__ = ["BODY_DYNAMIC", "BODY_KINEMATIC", "BODY_STATIC", "SOLVER_NAMES", "World"]
@@ -105,6 +107,7 @@ class World:
         self.step_count = 0
         self.contacts = Contacts.empty()
         self._continuous = True
+        self._warned_crowd = False
         self._store = BodyStore()
 
     @property
@@ -225,6 +228,7 @@ class World:
             (friction, restitution, static_friction),
         )
         poly = shape if isinstance(shape, Polygon) else Polygon.from_checked(verts)
+        checks.placement([verts - poly.centroid], "shape", args.position)
         mass, inertia = args.checked_mass(*poly.mass_properties(args.density))
         return self._store.append_body(args, [verts - poly.centroid], [poly.radius], mass, inertia)
 
@@ -266,6 +270,7 @@ class World:
             position, angle, velocity, angular_velocity, density, (static, kinematic),
             (friction, restitution, static_friction),
         )  # fmt: skip
+        checks.placement(locals_, "shapes", args.position)
         mass, inertia = args.checked_mass(unit_mass * args.density, unit_inertia * args.density)
         return self._store.append_body(args, locals_, radii, mass, inertia)
 
@@ -519,23 +524,28 @@ class World:
     # -- step ------------------------------------------------------------------------------------
 
     def step(self, dt: float) -> None:
-        """Advance the world by ``dt`` seconds (> 0) with the chosen solver."""
-        h = checks.number(dt, "dt", maximum=MAX_TIME_STEP, above=0.0)
+        """Advance the world by ``dt`` seconds (``MIN_TIME_STEP`` to ``MAX_TIME_STEP``) with the
+        chosen solver. A step ends within the limits of :meth:`add_body` (see
+        ``bodies.keep_in_bounds``), so the next one accepts it; a refused step changes nothing."""
+        h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
         solver = self._solver_object()
         settings = self.solver_settings()
         store = self._store
         bodies = store.rows
         gx, gy = self._gravity
-        step = (h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic)
+        crowd = np.zeros(1, dtype=np.int64)
+        step = (h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic, crowd)
         if not begin_step(store.fields, step, True):
             check_state(bodies)  # the exact check: raises, naming the first entry out of range
             # In range after all (the fast check's squares can overflow where the values do not).
             begin_step(store.fields, step, False)
         self.contacts = solver.step(bodies, settings, StepContext(*step))
+        keep_in_bounds(store.fields)
         if store.has_compounds:
             mirror_parts(store.fields)
         self.time += h
         self.step_count += 1
+        self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
 
     # -- measures ------------------------------------------------------------------------------
 
@@ -563,22 +573,20 @@ class World:
         s = checks.vector(start, "start")
         e = checks.vector(end, "end")
         r = checks.number(radius, "radius", minimum=0.0, maximum=MAX_COORDINATE)
-        skip = np.zeros(self.body_count, dtype=np.bool_)
+        ignored = checks.body_indices(ignore, "ignore", self.body_count)
         root = self._store.rows.root
-        for idx in ignore:
-            k = self._check_index(idx, "ignore")
-            skip[root == root[k]] = True  # a compound is ignored whole
+        skip = np.isin(root, root[ignored])  # a compound is ignored whole
         self.world_vertices()
         return cast_ray(self._store.rows, s, e, skip, every, r)
 
     def raycast(self, start: Any, end: Any, ignore: Any = (), radius: float = 0.0) -> RayHit | None:
         """The nearest body the segment ``start (2,)`` -> ``end (2,)`` enters, or None.
 
-        Bodies in ``ignore`` are skipped (any row of a compound skips all of it). Polygons are
-        hit where the segment enters them; points and segments, which have no area, where it
-        comes within ``radius`` (units, >= 0) of them: with the default 0, a segment body
-        exactly where the ray crosses it and a point only if the ray passes through it. A
-        compound is reported by its root.
+        Bodies in ``ignore`` (an index, indices or an ``(n,) bool`` mask) are skipped (any row
+        of a compound skips all of it). Polygons are hit where the segment enters them; points
+        and segments, which have no area, where it comes within ``radius`` (units, >= 0) of
+        them: with the default 0, a segment body exactly where the ray crosses it and a point
+        only if the ray passes through it. A compound is reported by its root.
         """
         hits = self._cast(start, end, ignore, False, radius)
         return hits[0] if hits else None

@@ -404,7 +404,8 @@ def finish_capped(
         lo,
         hi,
     )
-    pairs = candidate_pairs(lo, hi, bodies.static)
+    # Within the pair budget; a crowd was reported by the step's first broadphase already.
+    pairs = candidate_pairs(lo, hi, bodies.static, np.zeros(1, dtype=np.int64))
     count = immediate_pass(bodies, pairs, remaining, t_now, True, True, rows, count)
     transform_vertices(
         bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, bodies.world_vertices
@@ -506,7 +507,7 @@ def arcade_step(fields: tuple, settings_fields: tuple, context_fields: tuple) ->
     settings = ArcadeValues(*settings_fields)
     context = StepContext(*context_fields)
     dt = context.dt
-    pairs = candidates(bodies, dt if context.continuous else 0.0)
+    pairs = candidates(bodies, dt if context.continuous else 0.0, context.crowd)
     rows = new_rows(4 * (pairs.shape[0] + settings.max_subdivisions) + 2)
     if not settings.ordered or not context.continuous:
         count = immediate_pass(bodies, pairs, dt, 0.0, False, context.continuous, rows, 0)

@@ -85,10 +85,11 @@ def contacts_of(count: int, rows: HitRows) -> Contacts:
 
 
 @njit(cache=True)
-def candidates(bodies: Bodies, span: float) -> np.ndarray:
+def candidates(bodies: Bodies, span: float, crowd: np.ndarray) -> np.ndarray:
     """Broadphase for one step: world vertices refreshed, ``(m, 2) int64`` pairs of rows whose
     bounding boxes, swept over ``span`` seconds (0: not swept), overlap; static-static pairs
-    skipped."""
+    skipped; at most the pair budget (``crowd``: the step context's flag, see
+    :func:`collision.broadphase.candidate_pairs`)."""
     transform_vertices(
         bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, bodies.world_vertices
     )
@@ -106,7 +107,7 @@ def candidates(bodies: Bodies, span: float) -> np.ndarray:
         lo,
         hi,
     )
-    return candidate_pairs(lo, hi, bodies.static)
+    return candidate_pairs(lo, hi, bodies.static, crowd)
 
 
 @njit(cache=True)

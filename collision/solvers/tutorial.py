@@ -569,7 +569,7 @@ def resolve_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[T
     integrate positions (the module docstring's steps 1-5). ``settings``:
     :class:`TutorialSettings` values. Returns the step's hits and how many are used."""
     dt = context.dt
-    pairs = candidates(bodies, dt if context.continuous else 0.0)
+    pairs = candidates(bodies, dt if context.continuous else 0.0, context.crowd)
     hits = new_hits(pairs.shape[0], bodies)
     travel = np.zeros((bodies.position.shape[0], 3))
     m, first = first_pass(bodies, settings, context, pairs, hits, travel)

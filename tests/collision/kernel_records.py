@@ -36,6 +36,7 @@ def context_of(dt: float, gravity: tuple[float, float] = (0.0, 0.0), **flags: bo
         bool(flags.get("continuous", True)),
         bool(flags.get("has_compounds", False)),
         bool(flags.get("has_kinematic", False)),
+        np.zeros(1, dtype=np.int64),
     )
 
 

@@ -6,6 +6,11 @@ import numpy as np
 
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.shapes import MAX_VERTICES
+from collision.tolerances import MAX_PAIRS_PER_BODY
+
+
+def _flag() -> np.ndarray:
+    return np.zeros(1, dtype=np.int64)
 
 
 def _brute_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> list[tuple[int, int]]:
@@ -27,19 +32,34 @@ def test_candidate_pairs_match_brute_force() -> None:
         half = rng.uniform(0.1, 3.0, size=(n, 2))
         lo, hi = centre - half, centre + half
         skip = rng.random(n) < 0.3
-        got = [tuple(p) for p in candidate_pairs(lo, hi, skip)]
-        assert got == _brute_pairs(lo, hi, skip)
+        crowd = _flag()
+        got = [tuple(p) for p in candidate_pairs(lo, hi, skip, crowd)]
+        assert got == _brute_pairs(lo, hi, skip) and crowd[0] == 0
 
 
 def test_candidate_pairs_are_sorted_and_ordered() -> None:
     rng = np.random.default_rng(3)
     lo = rng.uniform(0, 10, size=(200, 2))
     hi = lo + 2.0
-    pairs = candidate_pairs(lo, hi, np.zeros(200, dtype=np.bool_))
+    pairs = candidate_pairs(lo, hi, np.zeros(200, dtype=np.bool_), _flag())
     assert pairs.dtype == np.int64 and pairs.shape[1] == 2
     assert np.all(pairs[:, 0] < pairs[:, 1])
     keys = pairs[:, 0] * 200 + pairs[:, 1]
     assert np.all(np.diff(keys) > 0)
+
+
+def test_a_crowd_gets_its_pair_budget_and_the_flag() -> None:
+    """Bodies heaped on one spot: every box overlaps every other, n^2 / 2 pairs. The sweep stops
+    at MAX_PAIRS_PER_BODY per body (sorted, distinct, real overlaps) and raises the flag; a world
+    of 65 bodies or fewer never reaches the budget."""
+    for n, crowded in ((65, False), (66, True), (2000, True)):
+        lo = np.zeros((n, 2))
+        hi = np.ones((n, 2))
+        crowd = _flag()
+        pairs = candidate_pairs(lo, hi, np.zeros(n, dtype=np.bool_), crowd)
+        expected = MAX_PAIRS_PER_BODY * n if crowded else n * (n - 1) // 2
+        assert pairs.shape == (expected, 2) and crowd[0] == int(crowded)
+        assert np.all(pairs[:, 0] < pairs[:, 1]) and np.all(np.diff(pairs[:, 0] * n + pairs[:, 1]) > 0)
 
 
 def test_transform_vertices_rotates_counter_clockwise() -> None:

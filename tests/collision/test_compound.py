@@ -203,7 +203,7 @@ def test_bad_compounds_are_refused() -> None:
     bad = [(0.0, 0.0), (1.0, 0.0), (1.0, math.nan)]
     with pytest.raises(GeometryError, match=r"shapes\[1\]\[2\].*not finite"):
         world.add_compound([Polygon.box(1.0, 1.0), bad], (0.0, 0.0))
-    with pytest.raises(GeometryError, match="list of polygons"):
+    with pytest.raises(GeometryError, match="list of shapes"):
         world.add_compound("box", (0.0, 0.0))
     with pytest.raises(ValueError, match="static.*kinematic"):
         world.add_compound([Polygon.box(1.0, 1.0)], (0.0, 0.0), static=True, kinematic=True)

@@ -60,7 +60,9 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander() -> None:
         lo = centre - half
         hi = centre + half
         before = fat_pairs
-        pairs, fat_pairs = cached_pairs(lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.1)
+        pairs, fat_pairs = cached_pairs(
+            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.1, np.zeros(1, dtype=np.int64)
+        )
         rebuilds += fat_pairs is not before
         assert pairs.dtype == np.int64 and pairs.shape[1] == 2
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)

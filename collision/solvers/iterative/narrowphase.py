@@ -46,6 +46,7 @@ def cached_pairs(
     fat_valid: np.ndarray,
     fat_pairs: np.ndarray,
     fat_margin: float,
+    crowd: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``candidate_pairs(lo, hi, skip)``, exactly, from a cache that bodies at rest keep valid.
 
@@ -53,7 +54,8 @@ def cached_pairs(
     from (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
     the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
     fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
-    (the same test, in the same (i, j) order); otherwise the cache is rebuilt. Returns
+    (the same test, in the same (i, j) order); otherwise the cache is rebuilt (within the pair
+    budget: ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
     ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
     """
     n = lo.shape[0]
@@ -76,7 +78,7 @@ def cached_pairs(
             fat_hi[i, 0] = hi[i, 0] + fat_margin
             fat_hi[i, 1] = hi[i, 1] + fat_margin
             fat_skip[i] = skip[i]
-        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip)
+        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
     m = 0
@@ -136,6 +138,7 @@ def broadphase(
         state.fat_valid,
         state.fat_pairs,
         settings.broadphase_margin,
+        context.crowd,
     )
     if context.has_compounds or context.has_kinematic:
         root = bodies.root
