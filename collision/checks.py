@@ -144,7 +144,9 @@ def material(value: Any, name: str, maximum: float | None = None) -> float:
 
 
 def integer(value: Any, name: str, minimum: int, maximum: int) -> int:
-    """``value`` as an int in ``[minimum, maximum]`` (a bool is not an integer here)."""
+    """``value`` as an int in ``[minimum, maximum]``: a Python or numpy integer, or a 0-d
+    array of one (a bool is not an integer here, nor is a float with an integral value)."""
+    value = _scalar(value)
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} = {show(value)}: must be an integer")
     n = int(value)
@@ -156,11 +158,15 @@ def integer(value: Any, name: str, minimum: int, maximum: int) -> int:
 def boolean(value: Any, name: str) -> bool:
     """``value`` as a bool: only ``True`` or ``False`` (numpy's too, or a 0-d bool array) are
     accepted; an array of several is refused, not reduced."""
-    if isinstance(value, np.ndarray) and value.shape == () and value.dtype == np.bool_:
-        value = value[()]
+    value = _scalar(value)
     if not isinstance(value, bool | np.bool_):
         raise ValueError(f"{name} = {show(value)}: must be True or False")
     return bool(value)
+
+
+def _scalar(value: Any) -> Any:
+    """The item of a 0-d array (numpy's way of holding one number), else ``value`` itself."""
+    return value[()] if isinstance(value, np.ndarray) and value.shape == () else value
 
 
 class _Refusal(Exception):
@@ -203,7 +209,9 @@ def _real_array(value: Any) -> np.ndarray:
             try:
                 out.flat[i] = float(item)
             except OverflowError:
-                raise _Refusal(f"entry {_unravel(i, a.shape)} is too large (beyond the float64 range)") from None
+                raise _Refusal(
+                    f"entry {_unravel(i, a.shape)} is too large (beyond the float64 range)"
+                ) from None
             except Exception as exc:  # noqa: BLE001
                 raise _Refusal(f"entry {_unravel(i, a.shape)} cannot be read as a number ({exc})") from None
         return out
@@ -253,7 +261,9 @@ def point(value: Any, name: str) -> np.ndarray:
 
 
 def index(value: Any, name: str, count: int) -> int:
-    """``value`` as an index in ``[0, count)`` of a body (or row) of a world of ``count``."""
+    """``value`` as an index in ``[0, count)`` of a body (or row) of a world of ``count`` (read
+    as :func:`integer` reads it)."""
+    value = _scalar(value)
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} = {show(value)}: must be a body index (int)")
     k = int(value)
@@ -266,6 +276,7 @@ def body_indices(value: Any, name: str, count: int) -> np.ndarray:
     """``value`` as ``(m,) int64`` indices of bodies of a world of ``count``: one index, a
     sequence or array of them, or an ``(count,) bool`` mask."""
     usage = f"must be body indices (m,) or a ({count},) bool mask"
+    value = _scalar(value)
     if isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_):
         return np.array([index(value, name, count)], dtype=np.int64)
     if isinstance(value, str | bytes | dict | set | frozenset):

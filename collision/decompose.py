@@ -50,11 +50,14 @@ def _is_ear(points: np.ndarray, prev: np.ndarray, nxt: np.ndarray, i: int) -> bo
     while v != a:
         qx = points[v, 0]
         qy = points[v, 1]
+        ax, ay = points[a, 0], points[a, 1]
+        ix, iy = points[i, 0], points[i, 1]
+        cx, cy = points[c, 0], points[c, 1]
         if (
-            (points[i, 0] - points[a, 0]) * (qy - points[a, 1]) - (points[i, 1] - points[a, 1]) * (qx - points[a, 0]) >= 0.0
-            and (points[c, 0] - points[i, 0]) * (qy - points[i, 1]) - (points[c, 1] - points[i, 1]) * (qx - points[i, 0]) >= 0.0
-            and (points[a, 0] - points[c, 0]) * (qy - points[c, 1]) - (points[a, 1] - points[c, 1]) * (qx - points[c, 0]) >= 0.0
-        ):  # fmt: skip
+            (ix - ax) * (qy - ay) - (iy - ay) * (qx - ax) >= 0.0
+            and (cx - ix) * (qy - iy) - (cy - iy) * (qx - ix) >= 0.0
+            and (ax - cx) * (qy - cy) - (ay - cy) * (qx - cx) >= 0.0
+        ):
             return False
         v = nxt[v]
     return True
@@ -237,5 +240,7 @@ def decompose(outline: Any) -> list[Polygon]:
             result.append(Polygon(points[kept]))
         except GeometryError as exc:  # a sliver too thin for where it is (checks.features)
             given = sorted(n - 1 - v if doubled < 0.0 else v for v in kept)
-            raise GeometryError(f"outline: the convex piece of vertices {given} is not usable ({exc})") from None
+            raise GeometryError(
+                f"outline: the convex piece of vertices {given} is not usable ({exc})"
+            ) from None
     return result

@@ -94,10 +94,9 @@ def _edges_meet(
     o4 = fx * (by - cy) - fy * (bx - cx)
     if o1 == 0.0 and o2 == 0.0:
         # Collinear edges meet when their boxes overlap on both axes.
-        return (
-            max(min(ax, bx), min(cx, dx)) <= min(max(ax, bx), max(cx, dx))
-            and max(min(ay, by), min(cy, dy)) <= min(max(ay, by), max(cy, dy))
-        )
+        return max(min(ax, bx), min(cx, dx)) <= min(max(ax, bx), max(cx, dx)) and max(
+            min(ay, by), min(cy, dy)
+        ) <= min(max(ay, by), max(cy, dy))
     return o1 * o2 <= 0.0 and o3 * o4 <= 0.0
 
 
@@ -147,7 +146,9 @@ def smallest_feature(points: np.ndarray) -> tuple[float, int]:
             length = math.hypot(ex, ey)
             reach = 0.0
             for v in range(k):
-                reach = max(reach, (ex * (points[v, 1] - points[i, 1]) - ey * (points[v, 0] - points[i, 0])) / length)
+                reach = max(
+                    reach, (ex * (points[v, 1] - points[i, 1]) - ey * (points[v, 0] - points[i, 0])) / length
+                )
             width = min(width, reach)
         if width < size:
             size = width

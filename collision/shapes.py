@@ -319,7 +319,9 @@ class Polygon:
         n = checks.integer(n, "n", 3, MAX_VERTICES)
         r = checks.number(r, "r", above=0.0)
         angles = -0.5 * math.pi + (2.0 * np.arange(n) - 1.0) * math.pi / n
-        return _factory_result(cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {checks.show(r)}")
+        return _factory_result(
+            cls, np.column_stack([r * np.cos(angles), r * np.sin(angles)]), f"r = {checks.show(r)}"
+        )
 
     @classmethod
     def blob(cls, n: int, rx: float, ry: float) -> Polygon:

@@ -431,9 +431,15 @@ class World:
         b = self._store.rows
         linear = math.hypot(*(b.force[k] + f)) * b.inv_mass[k]
         angular = abs(b.torque[k] + torque) * b.inv_inertia[k]
-        if not linear <= MAX_ACCELERATION or not angular <= MAX_ACCELERATION:
+        if not linear <= MAX_ACCELERATION:
             raise ValueError(
-                f"force = {force!r}: would accelerate body {k} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
+                f"force = {checks.show(force)}: would accelerate body {k} beyond MAX_ACCELERATION = "
+                f"{MAX_ACCELERATION:g}"
+            )
+        if not angular <= MAX_ACCELERATION:
+            raise ValueError(
+                f"point = {checks.show(point)}: force = {checks.show(force)} there would turn body {k} "
+                f"faster than MAX_ACCELERATION = {MAX_ACCELERATION:g} rad/s^2"
             )
         b.force[k] += f
         b.torque[k] += torque
@@ -444,10 +450,9 @@ class World:
         batch form of :meth:`apply_force`, without a Python loop per body.
 
         ``bodies``: ``(m,)`` body indices, or an ``(n,) bool`` mask with ``m`` bodies set; a row
-        of a compound acts on the compound (give each compound once). Static and kinematic
-        bodies are skipped; a body given a non-zero force wakes. ValueError, changing nothing,
-        when an index or force is bad or a body would be accelerated beyond
-        ``MAX_ACCELERATION``.
+        of a compound acts on the compound (a body given twice gets both forces). Static and
+        kinematic bodies are skipped; a body given a non-zero force wakes. ValueError, changing
+        nothing, when an index or force is bad or a body would go beyond ``MAX_ACCELERATION``.
         """
         index = checks.body_indices(bodies, "bodies", self.body_count)
         f = checks.vectors(forces, "forces", index.size)
@@ -455,14 +460,15 @@ class World:
         roots = b.root[index]
         moved = ~(b.static[roots] | b.kinematic[roots])
         roots, f = roots[moved], f[moved]
-        total = b.force[roots] + f
-        accel = np.hypot(total[:, 0], total[:, 1]) * b.inv_mass[roots]
+        total = b.force.copy()
+        np.add.at(total, roots, f)  # a body given twice (or two rows of a compound) gets both
+        accel = np.hypot(total[roots, 0], total[roots, 1]) * b.inv_mass[roots]
         if not (accel <= MAX_ACCELERATION).all():
             bad = int(roots[np.argmin(accel <= MAX_ACCELERATION)])
             raise ValueError(
                 f"forces: would accelerate body {bad} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
             )
-        b.force[roots] += f
+        b.force[roots] = total[roots]
         b.sleeping[roots[np.any(f != 0.0, axis=1)]] = False
 
     def apply_impulse(self, i: int, impulse: Any, point: Any = None) -> None:
@@ -478,9 +484,14 @@ class World:
             return
         speed = math.hypot(*(b.velocity[k] + j * b.inv_mass[k]))
         spin = abs(b.angular_velocity[k] + dw)
-        if not speed <= MAX_SPEED or not spin <= MAX_ANGULAR_SPEED:
+        if not speed <= MAX_SPEED:
             raise ValueError(
-                f"impulse = {impulse!r}: would spin or speed body {k} beyond MAX_SPEED = {MAX_SPEED:g}"
+                f"impulse = {checks.show(impulse)}: would speed body {k} beyond MAX_SPEED = {MAX_SPEED:g}"
+            )
+        if not spin <= MAX_ANGULAR_SPEED:
+            raise ValueError(
+                f"point = {checks.show(point)}: impulse = {checks.show(impulse)} there would spin body {k} "
+                f"beyond MAX_ANGULAR_SPEED = {MAX_ANGULAR_SPEED:g}"
             )
         b.velocity[k] += j * b.inv_mass[k]
         b.angular_velocity[k] += dw
