@@ -122,7 +122,7 @@ def first_crossing(points: np.ndarray) -> tuple[int, int]:
 
 @njit(cache=True)
 def smallest_feature(points: np.ndarray) -> tuple[float, int]:
-    """The smallest feature of a valid CCW shape ``points (k, 2)``: ``(size, edge)``, a
+    """The smallest feature of a valid shape ``points (k, 2)``, either orientation: ``(size, edge)``, a
     segment's length (edge 0), or a polygon's shortest edge (edge ``i`` runs from vertex ``i``
     to ``i + 1``) or its narrowest width (edge -1), whichever is smaller; a point has none,
     ``(inf, -1)``. Lengths by ``hypot``, so denormal ones are measured, not squared to 0."""
@@ -146,9 +146,8 @@ def smallest_feature(points: np.ndarray) -> tuple[float, int]:
             length = math.hypot(ex, ey)
             reach = 0.0
             for v in range(k):
-                reach = max(
-                    reach, (ex * (points[v, 1] - points[i, 1]) - ey * (points[v, 0] - points[i, 0])) / length
-                )
+                across = ex * (points[v, 1] - points[i, 1]) - ey * (points[v, 0] - points[i, 0])
+                reach = max(reach, abs(across) / length)
             width = min(width, reach)
         if width < size:
             size = width

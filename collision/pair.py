@@ -25,6 +25,7 @@ from collision import checks
 from collision.checks import shape_status
 from collision.sat import intersect_kernel, sweep_kernel
 from collision.shapes import Polygon, check_vertices
+from collision.tolerances import MAX_SWEEP_SPEED
 
 # --------------------------------------------------------------------------------------
 # Checked kernels: the one-pair face's checks and answer in one compiled call
@@ -39,7 +40,7 @@ from collision.shapes import Polygon, check_vertices
 #: Refusal codes of the checked kernels: which argument broke its rule.
 A_REFUSED = -1
 B_REFUSED = -2
-MOTION_REFUSED = -3  # velocity not finite, or t_max not finite and > 0
+MOTION_REFUSED = -3  # velocity not finite or beyond MAX_SWEEP_SPEED, or t_max not finite and > 0
 
 
 @njit(cache=True)
@@ -84,7 +85,7 @@ def sweep_checked(
 ) -> tuple[int, float, float, float, float]:
     """:func:`sweep_kernel` of unchecked ``a (ka, 2)``, ``b (kb, 2)``, velocity and ``t_max``:
     ``(1 or 0, nx, ny, t, depth)`` for a hit or a miss, or ``(refusal code, 0, 0, 0, 0)``."""
-    if not (math.isfinite(vx) and math.isfinite(vy) and 0.0 < t_max < math.inf):
+    if not (math.hypot(vx, vy) <= MAX_SWEEP_SPEED and 0.0 < t_max < math.inf):  # NaN fails too
         return MOTION_REFUSED, 0.0, 0.0, 0.0, 0.0
     fault, ccw_a, ccw_b = _checked_pair(a, b)
     if fault != 0:
@@ -162,7 +163,7 @@ def velocity_argument(value: object) -> tuple[float, float]:
     elif kind is np.ndarray and value.dtype is _FLOAT64 and value.shape == (2,):  # type: ignore[union-attr]
         vx, vy = value.tolist()  # type: ignore[union-attr]
         return vx, vy
-    v = checks.vector(value, "velocity", math.inf)
+    v = checks.vector(value, "velocity", MAX_SWEEP_SPEED, "MAX_SWEEP_SPEED")
     return float(v[0]), float(v[1])
 
 
@@ -172,7 +173,7 @@ def refuse_arguments(a: object, b: object, *motion: object) -> NoReturn:
     check_vertices(a, "a")
     check_vertices(b, "b")
     if motion:
-        checks.vector(motion[0], "velocity", math.inf)
+        checks.vector(motion[0], "velocity", MAX_SWEEP_SPEED, "MAX_SWEEP_SPEED")
         checks.number(motion[1], "t_max", above=0.0)
     raise AssertionError("a checked kernel refused arguments that the checks accept")
 
@@ -222,7 +223,8 @@ def sweep(a: object, b: object, velocity: object, t_max: float = 1.0) -> Hit | N
     within ``[0, t_max]``?
 
     ``a``, ``b``: world-space vertices ``(k, 2)`` at time 0 (or Polygons); ``velocity (2,)``
-    units per unit time; ``t_max`` finite > 0. Returns a :class:`Hit` or None.
+    units per unit time, at most ``MAX_SWEEP_SPEED`` long; ``t_max`` finite > 0. Returns a
+    :class:`Hit` or None.
 
     >>> hit = sweep([[0, 0], [1, 0], [1, 1], [0, 1]], [[3, 0], [4, 0], [4, 1], [3, 1]], [4, 0])
     >>> hit.t, hit.normal.tolist(), hit.depth

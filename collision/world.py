@@ -431,16 +431,8 @@ class World:
         b = self._store.rows
         linear = math.hypot(*(b.force[k] + f)) * b.inv_mass[k]
         angular = abs(b.torque[k] + torque) * b.inv_inertia[k]
-        if not linear <= MAX_ACCELERATION:
-            raise ValueError(
-                f"force = {checks.show(force)}: would accelerate body {k} beyond MAX_ACCELERATION = "
-                f"{MAX_ACCELERATION:g}"
-            )
-        if not angular <= MAX_ACCELERATION:
-            raise ValueError(
-                f"point = {checks.show(point)}: force = {checks.show(force)} there would turn body {k} "
-                f"faster than MAX_ACCELERATION = {MAX_ACCELERATION:g} rad/s^2"
-            )
+        accel = ("MAX_ACCELERATION", MAX_ACCELERATION)
+        checks.push_limits(k, "force", force, point, (linear, *accel), (angular, *accel))
         b.force[k] += f
         b.torque[k] += torque
         b.sleeping[k] = False
@@ -465,9 +457,7 @@ class World:
         accel = np.hypot(total[roots, 0], total[roots, 1]) * b.inv_mass[roots]
         if not (accel <= MAX_ACCELERATION).all():
             bad = int(roots[np.argmin(accel <= MAX_ACCELERATION)])
-            raise ValueError(
-                f"forces: would accelerate body {bad} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}"
-            )
+            raise ValueError(f"forces: would take body {bad} beyond MAX_ACCELERATION = {MAX_ACCELERATION:g}")
         b.force[roots] = total[roots]
         b.sleeping[roots[np.any(f != 0.0, axis=1)]] = False
 
@@ -484,15 +474,8 @@ class World:
             return
         speed = math.hypot(*(b.velocity[k] + j * b.inv_mass[k]))
         spin = abs(b.angular_velocity[k] + dw)
-        if not speed <= MAX_SPEED:
-            raise ValueError(
-                f"impulse = {checks.show(impulse)}: would speed body {k} beyond MAX_SPEED = {MAX_SPEED:g}"
-            )
-        if not spin <= MAX_ANGULAR_SPEED:
-            raise ValueError(
-                f"point = {checks.show(point)}: impulse = {checks.show(impulse)} there would spin body {k} "
-                f"beyond MAX_ANGULAR_SPEED = {MAX_ANGULAR_SPEED:g}"
-            )
+        spins = (spin, "MAX_ANGULAR_SPEED", MAX_ANGULAR_SPEED)
+        checks.push_limits(k, "impulse", impulse, point, (speed, "MAX_SPEED", MAX_SPEED), spins)
         b.velocity[k] += j * b.inv_mass[k]
         b.angular_velocity[k] += dw
         b.sleeping[k] = False
