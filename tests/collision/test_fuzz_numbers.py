@@ -487,7 +487,7 @@ def _case(rng: np.random.Generator, slot: Slot) -> None:
         )
 
 
-@SETTINGS(1400)
+@SETTINGS(800)
 @given(seed=SEEDS)
 def test_every_argument_in_every_form(seed: int) -> None:
     rng = np.random.default_rng(seed)
