@@ -63,7 +63,8 @@ def snapshot(world: World, dt: float) -> StepInput:
     h = checks.number(dt, "dt", above=0.0)
     store = world._store
     gx, gy = (float(g) for g in world.gravity)
-    context = StepContext(h, gx, gy, world.continuous, store.has_compounds, store.has_kinematic)
+    crowd = np.zeros(1, dtype=np.int64)
+    context = StepContext(h, gx, gy, world.continuous, store.has_compounds, store.has_kinematic, crowd)
     return StepInput(
         _copy(store.rows),
         context,
@@ -261,7 +262,7 @@ def _arcade_candidates(
     the surface-area rule ignores as grazes, and the index ``earliest`` picks with the rule on
     (grazes dropped, largest surface first among simultaneous hits) and off (first found)."""
     dt = context.dt
-    pairs = candidates(bodies, dt if context.continuous else 0.0)
+    pairs = candidates(bodies, dt if context.continuous else 0.0, context.crowd)
     m = pairs.shape[0]
     rows = np.zeros((m, 2), dtype=np.int64)
     values = np.zeros((m, 5))
