@@ -15,6 +15,7 @@ from hypothesis import given
 
 from collision import Hit, Polygon, clip_segment, contact_points, find_mtd, intersect, sweep
 from collision import primitives as prim
+from collision.tolerances import MAX_COORDINATE
 from tests.collision.test_fuzz_common import (
     FOCUS,
     HOSTILE_NUMBERS,
@@ -280,7 +281,7 @@ def _primitive(rng: np.random.Generator, kind: str) -> tuple[object, BaseExcepti
     }[kind]()
     if kind == "point":
         p = args[0]
-        ok = isinstance(p, tuple) and all(isinstance(c, float) and math.isfinite(c) for c in p)
+        ok = isinstance(p, tuple) and all(isinstance(c, float) and abs(c) <= MAX_COORDINATE for c in p)
         return (p, None) if ok else (None, ValueError("point"))
     cls = {
         "line": prim.Line,

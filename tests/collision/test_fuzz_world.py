@@ -127,7 +127,7 @@ def _operation(rng: np.random.Generator, world: World) -> tuple[str, object, tup
         case = (
             make_shape(rng, None, hostile_share=0.2)
             if rng.random() < 0.3
-            else valid_shape(rng, None, scales=(0.3, 1.0, 2.0))
+            else valid_shape(rng, None, scales=(0.3, 1.0, 2.0), offsets=(0.0, 1.0, 10.0))
         )
         kwargs = {
             "angle": _number(rng, math.pi),
@@ -213,7 +213,10 @@ def _box_world(rng: np.random.Generator, solver: str) -> World:
     ):
         world.add_body(Polygon.box(w, h), (cx, cy), static=True)
     for _ in range(int(rng.integers(0, 6))):
-        world.add_body(valid_shape(rng, None, scales=(0.5, 1.0, 2.0)).raw, rng.uniform(-15, 15, 2))
+        world.add_body(
+            valid_shape(rng, None, scales=(0.5, 1.0, 2.0), offsets=(0.0, 1.0, 10.0)).raw,
+            rng.uniform(-15, 15, 2),
+        )
     return world
 
 
