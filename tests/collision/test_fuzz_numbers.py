@@ -190,13 +190,13 @@ def _slots() -> list[Slot]:
         "velocity",
         "vector",
         lambda v: lambda: contact_points(BOX, FAR_BOX, Hit(np.array([-1.0, 0.0]), 1.0, 0.0), v),
-    )  # noqa: E501
+    )
     add(
         "contact_points",
         "hit.t",
         "real",
         lambda v: lambda: contact_points(BOX, FAR_BOX, Hit(np.array([-1.0, 0.0]), v, 0.0), (1.0, 0.0)),
-    )  # noqa: E501
+    )
     add(
         "contact_points",
         "hit.normal",
@@ -219,26 +219,26 @@ def _slots() -> list[Slot]:
         "radius",
         "real",
         lambda v: lambda: prim.circles_collide(prim.Circle((0, 0), v), prim.Circle((2, 0), 1.0)),
-    )  # noqa: E501
+    )
     add("Line", "base", "vector", lambda v: lambda: prim.Line(v, (1.0, 1.0)))
     add(
         "Line",
         "direction",
         "vector",
         lambda v: lambda: prim.circle_line_collide(prim.Circle((0, 0), 1.0), prim.Line((0, 2), v)),
-    )  # noqa: E501
+    )
     add(
         "Segment",
         "point1",
         "vector",
         lambda v: lambda: prim.segments_collide(prim.Segment(v, (1, 1)), prim.Segment((0, 1), (1, 0))),
-    )  # noqa: E501
+    )
     add(
         "Rectangle",
         "size",
         "vector",
         lambda v: lambda: prim.rectangle_point_collide(prim.Rectangle((0, 0), v), (1, 1)),
-    )  # noqa: E501
+    )
     add(
         "OrientedRectangle",
         "rotation",
@@ -248,19 +248,19 @@ def _slots() -> list[Slot]:
                 prim.OrientedRectangle((0, 0), (2, 1), v), (1.5, 0.5)
             )
         ),
-    )  # noqa: E501
+    )
     add(
         "OrientedRectangle",
         "half_extend",
         "vector",
         lambda v: lambda: prim.OrientedRectangle((0, 0), v, 0.3).corners(),
-    )  # noqa: E501
+    )
     add(
         "circle_point_collide",
         "point",
         "vector",
         lambda v: lambda: prim.circle_point_collide(prim.Circle((0, 0), 2.0), v),
-    )  # noqa: E501
+    )
     # The world: construction, bodies, forces, state, step, queries, settings.
     add("World", "gravity", "vector", lambda v: lambda: public_state(World(gravity=v)))
     add("World", "friction", "real", lambda v: lambda: World(friction=v).friction)
@@ -281,7 +281,7 @@ def _slots() -> list[Slot]:
         "angular_velocity",
         "real",
         lambda v: _on_world(lambda w: w.add_body(BOX, (9, 9), angular_velocity=v)),
-    )  # noqa: E501
+    )
     add(
         "World.add_body", "density", "real", lambda v: _on_world(lambda w: w.add_body(BOX, (9, 9), density=v))
     )
@@ -304,13 +304,13 @@ def _slots() -> list[Slot]:
         "shapes",
         "points",
         lambda v: _on_world(lambda w: w.add_compound([BOX, v], (8.0, 8.0))),
-    )  # noqa: E501
+    )
     add(
         "World.add_compound",
         "position",
         "vector",
         lambda v: _on_world(lambda w: w.add_compound([BOX, FAR_BOX], v)),
-    )  # noqa: E501
+    )
     add("World.apply_force", "i", "index", lambda v: _on_world(lambda w: w.apply_force(v, (1.0, 2.0))))
     add("World.apply_force", "force", "vector", lambda v: _on_world(lambda w: w.apply_force(1, v)))
     add(
@@ -331,7 +331,7 @@ def _slots() -> list[Slot]:
         "forces",
         "points",
         lambda v: _on_world(lambda w: w.apply_forces([i % 7 for i in range(_rows(v))], v)),
-    )  # noqa: E501
+    )
     add("World.apply_impulse", "impulse", "vector", lambda v: _on_world(lambda w: w.apply_impulse(2, v)))
     add(
         "World.apply_impulse",
@@ -348,7 +348,7 @@ def _slots() -> list[Slot]:
         "real",
         lambda v: _on_world(lambda w: w.set_velocity(1, (0, 0), v)),
         True,
-    )  # noqa: E501
+    )
     add(
         "World.set_fixed_rotation", "fixed", "bool", lambda v: _on_world(lambda w: w.set_fixed_rotation(1, v))
     )
@@ -365,7 +365,7 @@ def _slots() -> list[Slot]:
         "real",
         lambda v: _on_world(lambda w: w.set_material(1, restitution=v)),
         True,
-    )  # noqa: E501
+    )
     add("World.remove_body", "i", "index", lambda v: _on_world(lambda w: w.remove_body(v)))
     add("World.parts", "i", "index", lambda v: _on_world(lambda w: w.parts(v)))
     add("World.vertices", "i", "index", lambda v: _on_world(lambda w: w.vertices(v)))

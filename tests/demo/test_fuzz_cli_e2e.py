@@ -276,28 +276,18 @@ def test_hostile_scene_files(tmp_path: Path) -> None:
     cases += [
         Case(
             "scene file: not a file",
-            ["--scene", "{tmp}/fifo.json", "--stats", "--steps", "2"],
-            {"fifo.json": "fifo"},
-            "a pipe (FIFO), not a file",
-        ),
-        Case(
-            "scene file: not a file",
-            ["--scene", "{tmp}/zero.json", "--stats", "--steps", "2"],
-            {"zero.json": ("symlink", "/dev/zero")},
-            "a device, not a file",
-        ),
-        Case(
-            "scene file: not a file",
-            ["--scene", "{tmp}/dir.json", "--stats", "--steps", "2"],
-            {"dir.json": "folder"},
-            "a folder, not a file",
-        ),
-        Case(
-            "scene file: not a file",
-            ["--scene", "{tmp}/loop.json", "--stats", "--steps", "2"],
-            {"loop.json": ("symlink", "loop.json")},
-            "cannot read it",
-        ),
+            ["--scene", f"{{tmp}}/{name}", "--stats", "--steps", "2"],
+            {name: kind},
+            expect,
+        )
+        for name, kind, expect in (
+            ("fifo.json", "fifo", "a pipe (FIFO), not a file"),
+            ("zero.json", ("symlink", "/dev/zero"), "a device, not a file"),
+            ("dir.json", "folder", "a folder, not a file"),
+            ("loop.json", ("symlink", "loop.json"), "cannot read it"),
+        )
+    ]
+    cases += [
         Case(
             "scene file: accepted",
             ["--scene", "{tmp}/bom.json", "--stats", "--steps", "2"],
