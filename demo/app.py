@@ -545,5 +545,5 @@ class App(Simulation):
             ) from None
         self.screenshots.append(path)
         if replaced:
-            print(f"screenshot {path}: replaced the file that was there", file=sys.stderr, flush=True)
+            print(f"screenshot saved: {path} (replaced the file that was there)", file=self.out, flush=True)
         return path

@@ -31,6 +31,7 @@ import pytest
 from hypothesis import given
 
 from demo import safeio
+from demo.recording import RECORDING_VERSION
 from tests.collision.test_fuzz_common import SETTINGS, count, fuzz_report  # noqa: F401 (module fixture)
 from tests.demo import hostile
 
@@ -407,7 +408,11 @@ def test_hostile_replay_files(tmp_path: Path, recorded: dict[str, Any]) -> None:
         ("fields", text_with(lambda rec: rec.pop("frames")), "frames: missing"),
         ("fields", text_with(lambda rec: rec.update(frames=[])), "frames: expected"),
         ("fields", text_with(lambda rec: rec.update(size=[10**6, 10])), "size[0]"),
-        ("fields", text_with(lambda rec: rec.update(version=2)), "version 1 recording"),
+        (
+            "fields",
+            text_with(lambda rec: rec.update(version=RECORDING_VERSION - 1)),
+            f"version {RECORDING_VERSION} recording",
+        ),
     ]
     cases = [
         Case(f"replay file: {cls}", ["--headless", "--replay", "{tmp}/r.json"], {"r.json": text}, expect)
@@ -530,7 +535,7 @@ def test_a_failed_write_keeps_the_existing_file(tmp_path: Path) -> None:
     assert said.count("(replaced the file that was there)") == 2, said
     folder = tmp_path / "replaced" / "case0"
     assert (folder / "shot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert json.loads((folder / "run.json").read_text())["version"] == 1
+    assert json.loads((folder / "run.json").read_text())["version"] == RECORDING_VERSION
 
 
 # -- random argument lists ----------------------------------------------------------------------
