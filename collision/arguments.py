@@ -197,6 +197,16 @@ def _real_array(value: Any) -> np.ndarray:
     raise _Refusal(f"holds {what}, not real numbers")
 
 
+def real_array(value: Any) -> np.ndarray | None:
+    """``value`` as a new C-contiguous float64 array of any shape, its numbers read as
+    :func:`vector` reads them, or None when it is not an array of real numbers (the caller
+    then refuses it, naming the argument)."""
+    try:
+        return _real_array(value)
+    except _Refusal:
+        return None
+
+
 def _first_line(exc: BaseException) -> str:
     text = str(exc).split("\n", 1)[0]
     return text if len(text) <= 2 * SHOWN_LENGTH else text[: 2 * SHOWN_LENGTH] + "..."

@@ -177,13 +177,12 @@ class Shapes:
         try:
             count = np.array(vertex_count)
         except (TypeError, ValueError):
-            raise ValueError(f"vertex_count = {vertex_count!r}: must be (n,) integers") from None
+            raise ValueError(f"vertex_count = {checks.show(vertex_count)}: must be (n,) integers") from None
         if count.ndim != 1 or not (count.size == 0 or np.issubdtype(count.dtype, np.integer)):
             raise ValueError(f"vertex_count: must be (n,) integers, got {count.dtype} {count.shape}")
-        try:
-            stack = np.array(vertices, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise GeometryError("vertices: must be an (n, m, 2) array of numbers") from None
+        stack = checks.real_array(vertices)
+        if stack is None:
+            raise GeometryError("vertices: must be an (n, m, 2) array of real numbers")
         n = len(count)
         if stack.ndim != 3 or stack.shape[0] != n or stack.shape[2] != 2:
             raise GeometryError(f"vertices: must have shape ({n}, m, 2) for {n} counts, got {stack.shape}")
@@ -225,7 +224,7 @@ class Shapes:
         rows = np.arange(n)[index]
         if rows.ndim != 1:
             raise IndexError(
-                f"Shapes take an index, a slice, a list of indices or a bool mask, not {index!r}"
+                f"Shapes take an index, a slice, a list of indices or a bool mask, not {checks.show(index)}"
             )
         return Shapes._of_checked(self._vertices[rows], self._vertex_count[rows])
 
@@ -281,11 +280,12 @@ def _broadcast_rows(value: Any, name: str, n: int, row: tuple[int, ...], once: b
     (then ``(1, *row)`` if ``once``, else repeated to ``n`` rows)."""
     wanted = (n, *row)
     if isinstance(value, str | bytes):
-        raise ValueError(f"{name} = {value!r}: must be real numbers of shape {wanted} or {row}")
-    try:
-        array = np.array(value, dtype=np.float64)
-    except (TypeError, ValueError, OverflowError):
-        raise ValueError(f"{name}: must be real numbers of shape {wanted} or {row}") from None
+        raise ValueError(f"{name} = {checks.show(value)}: must be real numbers of shape {wanted} or {row}")
+    if row == () and not isinstance(value, list | tuple) and np.ndim(value) == 0:
+        value = checks.real(value, name)  # one number for every row: read as every number is
+    array = checks.real_array(value)
+    if array is None:
+        raise ValueError(f"{name} = {checks.show(value)}: must be real numbers of shape {wanted} or {row}")
     if array.shape == row:
         array = array[None] if once else np.broadcast_to(array, wanted)
     elif array.shape != wanted:
@@ -313,7 +313,7 @@ def _pack(shapes: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
     """Many shapes as checked packed arrays ``(n, MAX_VERTICES, 2)`` and ``(n,) int64``."""
     if isinstance(shapes, Shapes):
         return shapes.vertices.copy(), shapes.vertex_count.copy()
-    if isinstance(shapes, np.ndarray) and shapes.dtype != object:
+    if isinstance(shapes, np.ndarray) and shapes.dtype.kind in "fiu" and shapes.ndim > 0:
         if shapes.ndim == 3 and shapes.shape[2] == 2 and 1 <= shapes.shape[1] <= MAX_VERTICES:
             n, k = shapes.shape[:2]
             vertices = np.zeros((n, MAX_VERTICES, 2))
@@ -321,8 +321,12 @@ def _pack(shapes: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
             count = np.full(n, k, dtype=np.int64)
             return _checked_stack(vertices, count, lambda i: shapes[i], name)
         items: Any = list(shapes)
-    elif isinstance(shapes, str | bytes) or not hasattr(shapes, "__iter__"):
-        raise GeometryError(f"{name}: must be a sequence of shapes ((k, 2) vertex arrays), got {shapes!r}")
+    elif (
+        isinstance(shapes, str | bytes) or not hasattr(shapes, "__iter__") or getattr(shapes, "ndim", 1) == 0
+    ):
+        raise GeometryError(
+            f"{name}: must be a sequence of shapes ((k, 2) vertex arrays), got {checks.show(shapes)}"
+        )
     else:
         items = list(shapes)
     n = len(items)
@@ -332,16 +336,8 @@ def _pack(shapes: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(item, Polygon):
             points = item.vertices
         else:
-            try:
-                points = np.asarray(item, dtype=np.float64)
-            except (TypeError, ValueError):
-                points = None
-            if (
-                points is None
-                or points.ndim != 2
-                or points.shape[1] != 2
-                or not 1 <= len(points) <= MAX_VERTICES
-            ):
+            points = checks.read_points(item, f"{name}[{i}]")
+            if len(points) > MAX_VERTICES:
                 check_vertices(item, f"{name}[{i}]")  # raises, naming the shape
                 raise AssertionError("check_vertices accepted a shape of the wrong size")
         count[i] = len(points)
@@ -357,10 +353,7 @@ def _as_shapes(value: Any, name: str) -> Shapes:
     if isinstance(value, Polygon):
         return Shapes._of_checked(*_pack([value], name))
     if not isinstance(value, np.ndarray):
-        try:
-            array = np.asarray(value, dtype=np.float64)
-        except (TypeError, ValueError):
-            array = None  # ragged: a sequence of shapes of different sizes
+        array = checks.real_array(value)  # None: ragged (shapes of different sizes), or not numbers
         if array is not None and array.ndim in (2, 3):
             value = array
     if isinstance(value, np.ndarray) and value.ndim == 2:

@@ -128,7 +128,7 @@ class World:
     @staticmethod
     def _checked_solver_name(name: Any) -> str:
         if not isinstance(name, str) or name not in SOLVERS:
-            raise ValueError(f"solver = {name!r}: must be one of {', '.join(map(repr, SOLVER_NAMES))}")
+            raise ValueError(f"solver = {checks.show(name)}: must be one of {', '.join(SOLVER_NAMES)}")
         return name
 
     @property

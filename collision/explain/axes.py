@@ -184,9 +184,11 @@ class Axes:
 
 def face_edge(vertices: Any, edge: int) -> np.ndarray:
     """The edge a face comes from, ``(2, 2)`` endpoints, for ``vertices (k, 2)`` and the face's
-    ``edge`` index (:class:`Axes`); a segment's end face gives its end vertex twice."""
-    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
+    ``edge`` index (:class:`Axes`); a segment's end face gives its end vertex twice.
+    ValueError naming the argument for vertices that are no shape or an edge it does not have."""
+    v = check_vertices(vertices, "vertices")
     k = len(v)
+    edge = checks.integer(edge, "edge", 0, (3 if k == 2 else k) - 1)
     if k == 2:
         if edge in (0, 1):
             return v.copy()

@@ -7,7 +7,7 @@ See :mod:`collision.explain` for what this module is and is not.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -33,9 +33,8 @@ from collision.solvers.tutorial import (
     resolve_step,
     stored_pair,
 )
-
-if TYPE_CHECKING:
-    from collision.world import World
+from collision.tolerances import MAX_TIME_STEP, MIN_TIME_STEP
+from collision.world import World
 
 # ---------------------------------------------------------------------------------------------
 # One step of the tutorial solver (Tutorial 7, seed 004)
@@ -52,6 +51,11 @@ class StepInput:
     arcade: Any
 
 
+def _check_start(start: Any) -> None:
+    if not isinstance(start, StepInput):
+        raise ValueError(f"start = {checks.show(start)}: must be a StepInput (collision.explain.snapshot)")
+
+
 def _copy(bodies: Bodies) -> Bodies:
     return Bodies(*(np.array(field, copy=True) for field in bodies))
 
@@ -60,7 +64,9 @@ def snapshot(world: World, dt: float) -> StepInput:
     """What the world's next step of ``dt`` seconds starts from: a copy of its bodies (forces
     included), the step's context and the tutorial and arcade solvers' settings. Take it just
     before ``world.step(dt)``; replay it with :func:`tutorial_step` or :func:`arcade_choice`."""
-    h = checks.number(dt, "dt", above=0.0)
+    if not isinstance(world, World):
+        raise ValueError(f"world = {checks.show(world)}: must be a collision.World")
+    h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
     store = world._store
     gx, gy = (float(g) for g in world.gravity)
     crowd = np.zeros(1, dtype=np.int64)
@@ -220,6 +226,7 @@ class ImpulseTrace:
 def tutorial_step(start: StepInput) -> ImpulseTrace:
     """Replay the ``"tutorial"`` solver's step from ``start`` (:func:`snapshot`), recording each
     hit: the world's own step from the same state ends in the same state, bit for bit."""
+    _check_start(start)
     bodies = _copy(start.bodies)
     begin_step(tuple(bodies), tuple(start.context), False)
     traced = _tutorial_trace(bodies, start.tutorial, start.context)
@@ -337,6 +344,7 @@ def arcade_choice(start: StepInput) -> ArcadeChoice:
     that begins at ``start`` (:func:`snapshot`), and the one it resolves first with and without
     the surface-area rule. (The order of the whole step is the order of its rows in
     ``world.contacts``, each with its time in ``toi``.)"""
+    _check_start(start)
     bodies = _copy(start.bodies)
     begin_step(tuple(bodies), tuple(start.context), False)
     rows, values, graze, with_rule, without_rule = _arcade_candidates(bodies, start.context)

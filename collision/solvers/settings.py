@@ -85,7 +85,7 @@ class Settings:
         self.values = self.Values(**defaults)
         for name, value in values.items():
             if name not in defaults:
-                raise ValueError(f"{name} = {value!r}: {type(self).__name__} has no such setting")
+                raise ValueError(f"{name} = {checks.show(value)}: {type(self).__name__} has no such setting")
             setattr(self, name, value)
 
     @classmethod

@@ -24,13 +24,18 @@ from hypothesis import given
 from collision import (
     Hit,
     Polygon,
+    Shapes,
     World,
     clip_segment,
     contact_points,
     decompose,
+    explain,
     find_mtd,
+    find_mtd_many,
     intersect,
+    intersect_many,
     sweep,
+    sweep_many,
 )
 from collision import primitives as prim
 from collision.shapes import check_vertices
@@ -54,6 +59,7 @@ MESSAGE_LIMIT = 400
 BOX = Polygon.box(2.0, 1.0)
 FAR_BOX = BOX.translated((3.0, 0.5))
 TRIANGLE = np.array([[0.0, 0.0], [2.0, 0.0], [0.0, 2.0]])
+THREE = Shapes([BOX, TRIANGLE, FAR_BOX])
 
 
 def _world() -> World:
@@ -145,6 +151,14 @@ def _rows(value: Any) -> int:
         return 1
 
 
+def _length(value: Any) -> int:
+    """How many vertices a hostile ``vertices`` value holds (its length, else 1)."""
+    try:
+        return len(value)
+    except TypeError:
+        return 1
+
+
 def _flag(rng: np.random.Generator) -> bool:
     return bool(rng.random() < 0.5)
 
@@ -211,6 +225,50 @@ def _slots() -> list[Slot]:
         "radius",
         "real",
         lambda v: lambda: clip_segment((-3.0, 0.3), (3.0, 0.1), [[0.0, 0.0]], v),
+    )
+    # The batch face.
+    add("Shapes", "shapes", "points", lambda v: lambda: Shapes([TRIANGLE, v]).vertices)
+    add("Shapes.packed", "vertices", "points", lambda v: lambda: Shapes.packed([v], [_length(v)]).vertices)
+    # Three shapes: a value of one row or two is neither one for all nor one per shape.
+    add("Shapes.transformed", "position", "vector", lambda v: lambda: THREE.transformed(v).vertices)
+    add("Shapes.transformed", "angle", "real", lambda v: lambda: THREE.transformed((0, 0), v).vertices)
+    add("intersect_many", "a", "points", lambda v: lambda: intersect_many([v, TRIANGLE], TRIANGLE))
+    add("find_mtd_many", "b", "points", lambda v: lambda: find_mtd_many(TRIANGLE, [TRIANGLE, v]))
+    add("sweep_many", "velocity", "vector", lambda v: lambda: sweep_many(BOX, [FAR_BOX, TRIANGLE], v))
+    add("sweep_many", "t_max", "real", lambda v: lambda: sweep_many(BOX, FAR_BOX, (2.0, 0.5), v))
+    # The engine's reasoning (collision.explain).
+    add("explain.separating_axes", "a", "points", lambda v: lambda: explain.separating_axes(v, TRIANGLE))
+    add(
+        "explain.separating_axes",
+        "velocity",
+        "vector",
+        lambda v: lambda: explain.separating_axes(BOX, FAR_BOX, v),
+    )
+    add(
+        "explain.separating_axes",
+        "t_max",
+        "real",
+        lambda v: lambda: explain.separating_axes(BOX, FAR_BOX, (2.0, 0.5), v),
+    )
+    add(
+        "explain.support_features",
+        "normal",
+        "vector",
+        lambda v: lambda: explain.support_features(BOX, TRIANGLE, v),
+    )
+    add(
+        "explain.support_features",
+        "t",
+        "real",
+        lambda v: lambda: explain.support_features(BOX, FAR_BOX, (-1.0, 0.0), v, (1.0, 0.0)),
+    )
+    add("explain.face_edge", "vertices", "points", lambda v: lambda: explain.face_edge(v, 0))
+    add("explain.face_edge", "edge", "index", lambda v: lambda: explain.face_edge(TRIANGLE, v))
+    add(
+        "explain.snapshot",
+        "dt",
+        "real",
+        lambda v: _on_world(lambda w: explain.tutorial_step(explain.snapshot(w, v)).after),
     )
     # Seed 001's primitives.
     add("Circle", "center", "vector", lambda v: lambda: prim.Circle(v, 1.0))
