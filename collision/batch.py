@@ -290,7 +290,7 @@ def _broadcast_rows(value: Any, name: str, n: int, row: tuple[int, ...], once: b
         array = array[None] if once else np.broadcast_to(array, wanted)
     elif array.shape != wanted:
         raise ValueError(f"{name}: must have shape {wanted} (or {row} for every shape), got {array.shape}")
-    finite = np.isfinite(array).reshape(len(array), -1).all(axis=1)
+    finite = np.isfinite(array).all(axis=tuple(range(1, array.ndim)))
     if not finite.all():
         i = int(np.argmin(finite))
         raise ValueError(f"{name}[{i}] = {array[i].tolist()}: must be finite")

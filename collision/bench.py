@@ -277,13 +277,36 @@ def run(
     return result
 
 
+#: Largest --pairs, --repeats and --calls: each pair holds two packed shapes of MAX_VERTICES
+#: vertices (512 bytes) and their copies, so a million pairs is already a few gigabytes; the
+#: other two bound the run's time (a run is repeats x (pairs + calls) queries).
+MAX_PAIRS, MAX_CALLS, MAX_REPEATS = 1_000_000, 1_000_000, 1000
+
+
+def _count(limit: int) -> Any:
+    """An argparse type: a whole number in 1..limit, refused in one line otherwise."""
+
+    def read(text: str) -> int:
+        value = int(text) if text.lstrip("+-").isdecimal() and len(text) <= 20 else None
+        if value is None or not 1 <= value <= limit:
+            shown = text if len(text) <= 40 else text[:37] + "..."
+            raise argparse.ArgumentTypeError(f"{shown!r}: must be a whole number in 1..{limit}")
+        return value
+
+    return read
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m collision.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--pairs", type=int, default=20_000, help="number of random pairs (20000)")
-    parser.add_argument("--repeats", type=int, default=20, help="timed runs; the best is reported (20)")
     parser.add_argument(
-        "--calls", type=int, default=2000, help="one-pair calls per function per round (2000)"
+        "--pairs", type=_count(MAX_PAIRS), default=20_000, help="number of random pairs (20000)"
+    )
+    parser.add_argument(
+        "--repeats", type=_count(MAX_REPEATS), default=20, help="timed runs; the best is reported (20)"
+    )
+    parser.add_argument(
+        "--calls", type=_count(MAX_CALLS), default=2000, help="one-pair calls per function per round (2000)"
     )
     parser.add_argument("--no-cold", action="store_true", help="skip the cold-compile child process")
     args = parser.parse_args(argv)

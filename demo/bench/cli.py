@@ -17,13 +17,31 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
+from demo import options, safeio
 from demo.bench import engines, report, speed
 from demo.bench.run import SCENES, describe, run_scene, warm_up
 
+#: Most ``--rounds``: each round runs every scene in every engine, a minute or more; a hundred
+#: rounds is already hours.
+MAX_ROUNDS = 100
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        # argparse quotes what was typed in full (an invalid choice): keep the line short.
+        self.print_usage(sys.stderr)
+        self.exit(2, safeio.one_line(f"{self.prog}: error: {message}") + "\n")
+
+
+def _rounds(text: str) -> int:
+    """``--rounds``: 1..MAX_ROUNDS."""
+    return options.whole_number(text, 1, MAX_ROUNDS)
+
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="python -m demo bench",
         description="Benchmarks and the physics comparison (see README's Speed section).",
     )
@@ -34,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"scenes to run (default all): {', '.join(SCENES)}; with --vs also pile8000",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    parser.add_argument("--steps", type=int, help="override each scene's step count (ours alone)")
+    parser.add_argument("--steps", type=options.steps, help="override each scene's step count (ours alone)")
     parser.add_argument(
         "--vs",
         choices=sorted(speed.VS),
@@ -44,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--scale", action="store_true", help="piles of 250..8000 bodies, pyramids of 10..60 rows"
     )
     parser.add_argument(
-        "--rounds", type=int, help="rounds of every engine (default 3 with --vs, 1 with --scale)"
+        "--rounds",
+        type=_rounds,
+        help=f"rounds of every engine (default 3 with --vs, 1 with --scale; at most {MAX_ROUNDS})",
     )
     parser.add_argument("--physics", action="store_true", help="the exact physics cases in every engine")
     parser.add_argument(
@@ -54,10 +74,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    if args.steps is not None and args.steps <= 0:
-        parser.error(f"--steps {args.steps}: must be > 0")
-    if args.rounds is not None and args.rounds <= 0:
-        parser.error(f"--rounds {args.rounds}: must be > 0")
     if args.physics and (args.vs or args.scale or args.scenes or args.steps):
         parser.error("--physics runs the physics cases: it takes only --case and --json")
     if args.case and not args.physics:
@@ -69,7 +85,7 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     allowed = speed.SPEED_SCENES if args.vs else SCENES
     for name in args.scenes:
         if name not in allowed:
-            parser.error(f"scene {name!r}: choose from {', '.join(allowed)}")
+            parser.error(f"scene {safeio.shorten(name)}: choose from {', '.join(allowed)}")
     if args.rounds is not None and not (args.vs or args.scale):
         parser.error("--rounds needs --vs or --scale")
 

@@ -564,3 +564,16 @@ def test_every_slot_is_reached_and_refuses_a_bool_and_a_huge_integer() -> None:
             count(f"numbers: hostile {slot.kind}")
             assert status == "refused", f"{slot.entry}({slot.name} = {bad!r:.40}) accepted"
             assert len(str(answer)) <= MESSAGE_LIMIT
+
+
+def test_the_batch_face_takes_no_pairs() -> None:
+    """Zero pairs is a batch too: empty answers of the documented shapes, not a refusal."""
+    none = Shapes([])
+    swept = sweep_many(none, none, np.zeros((0, 2)))
+    assert swept.hit.shape == (0,) and swept.normal.shape == (0, 2) and swept.t.shape == (0,)
+    assert swept.t.dtype == np.float64 and swept.hit.dtype == np.bool_
+    found = find_mtd_many(none, none)
+    assert found.hit.shape == (0,) and found.normal.shape == (0, 2) and found.depth.shape == (0,)
+    assert intersect_many(none, none).shape == (0,)
+    assert len(none.transformed(np.zeros((0, 2)), np.zeros(0))) == 0
+    count("numbers: valid points", 4)

@@ -155,3 +155,52 @@ def test_example_scene_files_by_name(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     listed = run_demo("--list-scenes", cwd=tmp_path).stdout
     assert "dominoes" in listed.splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--steps", "1000000000000"], "--steps: 1000000000000 must be at most 1000000"),
+        (["--steps", "0"], "--steps: 0 must be at least 1"),
+        (["--steps", "9" * 5000], "(5000 digits) must be at most"),
+        (["--vs", "pymunk", "--rounds", "1000000000000"], "--rounds: 1000000000000 must be at most 100"),
+        (["--vs", "x" * 100_000], "invalid choice"),
+        (["y" * 100_000], "choose from pyramid"),
+    ],
+)
+def test_bench_command_line_numbers_and_names(
+    args: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m demo bench` refuses before it allocates or runs anything (--steps of 10^12 was
+    a 7 TiB allocation): exit status 2 and a short last line naming the option."""
+    from demo.bench import cli  # noqa: PLC0415 - the bench imports the engine
+
+    with pytest.raises(SystemExit) as done:
+        cli.main(args)
+    assert done.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert expected in last and len(last) <= 500, last
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--pairs", "1000000000000"], "--pairs: '1000000000000': must be a whole number in 1..1000000"),
+        (["--pairs", "0"], "--pairs: '0'"),
+        (["--repeats", "1000000000000"], "--repeats"),
+        (["--calls", "-5"], "--calls: '-5'"),
+        (["--calls", "9" * 5000], "--calls: '999"),
+    ],
+)
+def test_engine_bench_command_line_numbers(
+    args: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`python -m collision.bench` refuses counts it could not hold or finish (--pairs of 10^12
+    was a 14.6 TiB allocation, --pairs 0 a traceback)."""
+    from collision import bench  # noqa: PLC0415
+
+    with pytest.raises(SystemExit) as done:
+        bench.main(args)
+    assert done.value.code == 2
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert expected in last and len(last) <= 500, last
