@@ -545,7 +545,7 @@ def _case(rng: np.random.Generator, slot: Slot) -> None:
         )
 
 
-@SETTINGS(800)
+@SETTINGS(500)
 @given(seed=SEEDS)
 def test_every_argument_in_every_form(seed: int) -> None:
     rng = np.random.default_rng(seed)

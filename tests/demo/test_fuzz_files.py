@@ -33,9 +33,9 @@ from demo.scenes import files
 from tests.collision.test_fuzz_common import SETTINGS, count, fuzz_report  # noqa: F401 (module fixture)
 from tests.demo import hostile
 
-SCENE_CASES = 2000
-RECORDING_CASES = 1000
-ARGUMENT_CASES = 2000
+SCENE_CASES = 1000
+RECORDING_CASES = 600
+ARGUMENT_CASES = 1000
 #: Steps a loaded scene runs: enough for every body to move and touch what it starts against.
 STEPS_AFTER_LOADING = 3
 
