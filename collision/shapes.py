@@ -22,7 +22,13 @@ import numpy as np
 
 from collision import checks
 from collision.checks import GeometryError, cross, point_array
-from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_COMPOUND_PARTS, MAX_DENSITY, MAX_VERTICES
+from collision.tolerances import (
+    CONVEXITY_RELATIVE_EPSILON,
+    HULL_FILTER_RELATIVE_MARGIN,
+    MAX_COMPOUND_PARTS,
+    MAX_DENSITY,
+    MAX_VERTICES,
+)
 
 #: Nominal mass per unit density of a point or a segment, which have no area (the original's
 #: ``5 * density``, ORIGINAL_DEMO.md section 4.2).
@@ -67,6 +73,27 @@ def _left_turn(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> bool:
     return turn > tol or (turn > 0.0 and ax * bx + ay * by < 0.0)
 
 
+def _hull_candidates(points: np.ndarray) -> np.ndarray:
+    """``points (m, 2)`` without those well inside the polygon of their extreme points along
+    eight directions (Akl and Toussaint's filter): none of them can be a hull vertex, and for
+    scattered points few are left, so the chain below runs over a handful instead of millions."""
+    if len(points) < 64:
+        return points
+    x, y = points[:, 0], points[:, 1]
+    keys = (x, x + y, y, y - x, -x, -x - y, -y, x - y)  # directions in CCW order
+    extremes = points[[int(np.argmax(k)) for k in keys]]
+    extremes = extremes[np.any(extremes != np.roll(extremes, 1, axis=0), axis=1)]
+    if len(extremes) < 3:
+        return points
+    extent = float(np.max(np.abs(points - points.mean(axis=0))))
+    inside = np.ones(len(points), dtype=bool)
+    for a, b in zip(extremes, np.roll(extremes, -1, axis=0), strict=True):
+        ex, ey = b - a
+        margin = HULL_FILTER_RELATIVE_MARGIN * math.hypot(ex, ey) * extent
+        inside &= ex * (y - a[1]) - ey * (x - a[0]) > margin
+    return points[~inside]
+
+
 def convex_hull(points: np.ndarray) -> np.ndarray:
     """CCW convex hull ``(h, 2)`` of finite ``points (m, 2)`` (Andrew's monotone chain).
 
@@ -74,7 +101,7 @@ def convex_hull(points: np.ndarray) -> np.ndarray:
 
     One distinct point gives ``(1, 2)``, collinear points their two extremes ``(2, 2)``.
     """
-    unique = np.unique(np.asarray(points, dtype=np.float64), axis=0)  # sorted by x, then y
+    unique = np.unique(_hull_candidates(np.asarray(points, dtype=np.float64)), axis=0)  # by x, then y
     if len(unique) <= 2:
         return np.ascontiguousarray(unique)
 

@@ -257,3 +257,8 @@ MAX_PAIRS_PER_BODY = 32
 #: pieces grows as n^2 too; at this size a comb (the worst case measured) takes about a second,
 #: and a larger outline is refused at once instead of taking minutes.
 MAX_OUTLINE_VERTICES = 4096
+
+#: Margin (relative: times an edge's length and the points' extent) by which a point must lie
+#: inside the polygon of the extreme points for Polygon.hull to skip it: far beyond rounding,
+#: so no point the hull's tolerance could keep is skipped.
+HULL_FILTER_RELATIVE_MARGIN = 1e-6

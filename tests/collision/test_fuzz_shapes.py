@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given
 
 from collision import MAX_VERTICES, GeometryError, Polygon, decompose
@@ -235,3 +236,34 @@ def _decompose_case(case: tuple[list[list[float]], str]) -> None:
         check_vertices(v, "piece")  # convex, CCW, non-degenerate
         total += piece.area
     assert math.isclose(total, whole, rel_tol=1e-9), (total, whole)
+
+
+def test_hull_filter_never_changes_the_hull(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Dropping the points well inside the extreme points' polygon (what makes the hull of a
+    million points take a fraction of a second) gives the hull the chain gives of all of them:
+    scattered, clustered far out, on a circle, on a grid with ties, and nearly collinear sets."""
+    from collision import shapes  # noqa: PLC0415
+
+    rng = np.random.default_rng(11)
+    cases = []
+    for trial in range(600):
+        n = int(rng.integers(64, 300))
+        kind = trial % 5
+        if kind == 0:
+            points = rng.normal(size=(n, 2)) * rng.choice([1e-6, 1.0, 1e6])
+        elif kind == 1:
+            points = rng.uniform(-1.0, 1.0, (n, 2)) + rng.choice([0.0, 1e5])
+        elif kind == 2:
+            turn = rng.uniform(0.0, 2.0 * np.pi, n)
+            points = np.column_stack([np.cos(turn), np.sin(turn)]) * rng.uniform(0.999, 1.0, (n, 1))
+        elif kind == 3:
+            points = np.round(rng.uniform(-3.0, 3.0, (n, 2)))
+        else:
+            points = rng.uniform(-1.0, 1.0, (n, 2)) * (1.0, 1e-7)
+        cases.append(points)
+    filtered = [shapes.convex_hull(p) for p in cases]
+    monkeypatch.setattr(shapes, "_hull_candidates", lambda p: p)
+    for points, got in zip(cases, filtered, strict=True):
+        want = shapes.convex_hull(points)
+        assert got.shape == want.shape and np.array_equal(got, want), points
+    count("Polygon.hull", len(cases))
