@@ -175,10 +175,12 @@ def manifold_kernel(
     if ka < 2 and kb < 2:
         return _vertex_contact(a, 0, b, 0, speculative, point_a, point_b, separation, key, 0)
 
+    # Faces as int64 from the start: numba compiles a kernel again for an int literal (even
+    # one a later assignment replaces) passed to it.
     sep_a = -math.inf
-    edge_a = 0
+    edge_a = np.int64(0)
     sep_b = -math.inf
-    edge_b = 0
+    edge_b = np.int64(0)
     if ka >= 2:
         sep_a, edge_a = face_separation(a, an, ka, b, kb)
         if sep_a > speculative:
@@ -191,11 +193,20 @@ def manifold_kernel(
     reference_is_b = kb >= 2 and (ka < 2 or sep_b > sep_a + MANIFOLD_AXIS_TOLERANCE)
     if reference_is_b:
         count, nx, ny = _clip_manifold(
-            (b, bn, kb), edge_b, sep_b, (a, an, ka), speculative, point_b, point_a, separation, key, 1
+            (b, bn, kb),
+            edge_b,
+            sep_b,
+            (a, an, ka),
+            speculative,
+            point_b,
+            point_a,
+            separation,
+            key,
+            np.int64(1),
         )
         return count, nx, ny
     count, nx, ny = _clip_manifold(
-        (a, an, ka), edge_a, sep_a, (b, bn, kb), speculative, point_a, point_b, separation, key, 0
+        (a, an, ka), edge_a, sep_a, (b, bn, kb), speculative, point_a, point_b, separation, key, np.int64(0)
     )
     return count, -nx, -ny
 
@@ -270,11 +281,11 @@ def _clip_manifold(
 
     # Incident edge: the face of s most anti-parallel to the reference normal.
     if ks == 1:
-        i1 = 0
+        i1 = np.int64(0)  # not a literal: see manifold_kernel
         i2 = 0
     else:
         lowest = math.inf
-        i1 = 0
+        i1 = np.int64(0)
         for j in range(ks):
             d = sn[j, 0] * nx + sn[j, 1] * ny
             if d < lowest:
@@ -294,10 +305,13 @@ def _clip_manifold(
         # vertex pair instead (between the reference and incident edges as Box2D does, or
         # against the whole reference shape for a point). Inside the side planes the
         # nearest incident vertex faces the reference edge and the face axis is exact.
+        # Starts and counts as int64 values: numba compiles a kernel again for every distinct
+        # int literal it is called with.
+        n0, n1, n2 = np.int64(0), np.int64(1), np.int64(2)
         if ks == 1:
-            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, 0, kr, kr, s, ks, 0, 1, 0)
+            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, n0, kr, kr, s, ks, n0, n1, n0)
         else:
-            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, edge, 2, 1, s, ks, i1, 2, 1)
+            d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, edge, n2, n1, s, ks, i1, n2, n1)
         if d > face_sep + MANIFOLD_AXIS_TOLERANCE and vr >= 0 and vs >= 0:
             if reference_is_b:
                 return _vertex_contact(s, vs, r, vr, speculative, point_s, point_r, separation, key, 1)
@@ -362,7 +376,8 @@ def _clip_fallback(
 
     Returns the normal from ``r`` toward ``s``.
     """
-    d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, 0, kr, kr, s, ks, 0, ks, ks if ks > 1 else 0)
+    n0 = np.int64(0)  # not a literal: see _clip_manifold
+    d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, n0, kr, kr, s, ks, n0, ks, ks if ks > 1 else n0)
     if d > speculative or d < MANIFOLD_DEGENERATE_LENGTH:
         return 0, 0.0, 0.0
     nx = (psx - prx) / d

@@ -380,12 +380,14 @@ def _sweep(
 
     t_first = 0.0  # latest entry so far (never before 0)
     t_last = t_max  # earliest exit so far (never after t_max)
-    hit_face = -1  # face of the latest entry (-1: none yet); see pair_normal
+    # Faces as int64 from the start: an int literal here would make numba compile the kernels
+    # they are passed to once more, for that literal.
+    hit_face = np.int64(-1)  # face of the latest entry (-1: none yet); see pair_normal
     # Smallest overlap so far, as overlap^2 over its normal's length^2 (compared by cross
     # multiplication: no division per face), and its face.
     depth_sq = math.inf
     depth_len_sq = 1.0
-    depth_face = -1
+    depth_face = np.int64(-1)
     fa = face_count(ka)
     for f in range(fa + face_count(kb)):
         # A face of one shape and the other shape's lowest point along its normal: the gap

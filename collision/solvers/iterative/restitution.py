@@ -46,7 +46,8 @@ RESTITUTION_PASSES = 32
 RESTITUTION_CONVERGENCE = 1e-12
 
 #: Columns of the arms (``Prepared.cross_a``, ``cross_b``): crossed with the normal, the tangent.
-NORMAL, TANGENT = 0, 1
+#: numpy ints: numba would compile the kernels they are passed to once per int literal.
+NORMAL, TANGENT = np.int64(0), np.int64(1)
 
 
 @njit(cache=True)
@@ -216,7 +217,7 @@ def impacting(
     offsets = manifolds.offsets
     groups = offsets.shape[0] - 1
     hit = np.zeros(groups, dtype=np.bool_)
-    count = 0
+    count = np.int64(0)  # not a literal: _spread would be compiled for it too
     for g in range(groups):
         for k in range(offsets[g], offsets[g + 1]):
             if prepared.approach[k] < -threshold and max_normal_impulse[k] > 0.0:
@@ -354,7 +355,7 @@ def apply_restitution(
     x = np.zeros(c)
     f = np.zeros(c)
     scale = np.ones(c)
-    _converge(motion, impact, order, x, f, scale, True)
+    _converge(motion, impact, order, x, f, scale, np.bool_(True))  # not literals: one compile
     # Restitution: e times the compression impulse again, one coefficient per manifold
     # (Poisson's impact keeps energy only when every point's impulse is restored by the same
     # factor); friction may grow with the normal impulse, to mu (1 + e) x.
@@ -371,7 +372,7 @@ def apply_restitution(
                 prepared.normal_impulse[k] = 0.0
                 prepared.tangent_impulse[k] = 0.0
     if bounces:
-        _converge(motion, impact, order, x, f, scale, False)
+        _converge(motion, impact, order, x, f, scale, np.bool_(False))
     for m in range(order.shape[0]):
         g = order[m]
         for k in range(offsets[g], offsets[g + 1]):
