@@ -19,13 +19,17 @@ from typing import NamedTuple
 
 import numpy as np
 
+from collision.profiling import NOT_PROFILED
+
 
 class StepContext(NamedTuple):
     """One step's context: ``dt`` (s), gravity ``gravity_x``, ``gravity_y`` (units/s^2), the
     world's ``continuous`` switch, whether the store holds any compound (``has_compounds``)
-    or kinematic (``has_kinematic``) body (without, the steps skip the work those need), and
+    or kinematic (``has_kinematic``) body (without, the steps skip the work those need),
     ``crowd``, an ``(1,) int64`` flag the broadphase sets when the step's pairs reached their
-    budget (``MAX_PAIRS_PER_BODY``; see :func:`collision.broadphase.candidate_pairs`)."""
+    budget (``MAX_PAIRS_PER_BODY``; see :func:`collision.broadphase.candidate_pairs`), and
+    ``ticks ((len(STAGES),) int64`` or empty)``: where the solver adds the clock ticks each
+    stage took when the world profiles (collision/profiling.py; empty: profiling is off)."""
 
     dt: float
     gravity_x: float
@@ -34,3 +38,4 @@ class StepContext(NamedTuple):
     has_compounds: bool
     has_kinematic: bool
     crowd: np.ndarray
+    ticks: np.ndarray = NOT_PROFILED

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from collision import checks
+from collision import checks, profiling
 from collision.bodies import (
     BodyArguments,
     BodyStore,
@@ -108,6 +108,7 @@ class World:
         self.contacts = Contacts.empty()
         self._continuous = True
         self._warned_crowd = False
+        self.profile = profiling.Profile()
         self._store = BodyStore()
 
     @property
@@ -521,25 +522,24 @@ class World:
         """Advance the world by ``dt`` seconds (``MIN_TIME_STEP`` to ``MAX_TIME_STEP``) with the
         chosen solver. A step ends within the limits of :meth:`add_body` (see
         ``bodies.keep_in_bounds``), so the next one accepts it; a refused step changes nothing."""
-        h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
-        solver = self._solver_object()
-        settings = self.solver_settings()
-        store = self._store
-        bodies = store.rows
-        gx, gy = self._gravity
-        crowd = np.zeros(1, dtype=np.int64)
-        step = (h, gx, gy, self._continuous, store.has_compounds, store.has_kinematic, crowd)
-        if not begin_step(store.fields, step, True):
-            check_state(bodies)  # the exact check: raises, naming the first entry out of range
-            # In range after all (the fast check's squares can overflow where the values do not).
-            begin_step(store.fields, step, False)
-        self.contacts = solver.step(bodies, settings, StepContext(*step))
-        keep_in_bounds(store.fields)
-        if store.has_compounds:
-            mirror_parts(store.fields)
-        self.time += h
-        self.step_count += 1
-        self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
+        with self.profile as ticks:
+            h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
+            solver = self._solver_object()
+            store = self._store
+            crowd = np.zeros(1, dtype=np.int64)
+            flags = (self._continuous, store.has_compounds, store.has_kinematic)
+            step = (h, *self._gravity, *flags, crowd, ticks)
+            if not begin_step(store.fields, step, True):
+                check_state(store.rows)  # the exact check: raises, naming the first entry out of range
+                # In range after all (the fast check's squares can overflow where the values do not).
+                begin_step(store.fields, step, False)
+            self.contacts = solver.step(store.rows, self.solver_settings(), StepContext(*step))
+            keep_in_bounds(store.fields)
+            if store.has_compounds:
+                mirror_parts(store.fields)
+            self.time += h
+            self.step_count += 1
+            self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
 
     # -- measures ------------------------------------------------------------------------------
 

@@ -1,7 +1,8 @@
 """The ``python -m demo bench`` command line.
 
-- ``python -m demo bench [SCENE ...] [--json] [--steps N]``: our benchmark scenes in our world,
-  ms/step (median, p95) and how each ended.
+- ``python -m demo bench [SCENE ...] [--json] [--steps N] [--profile]``: our benchmark scenes in
+  our world, ms/step (median, p95) and how each ended; ``--profile`` adds the time per stage of
+  the step (``World.profile``), also with ``--vs``.
 - ``--vs box2d|pymunk|all [SCENE ...] [--rounds N] [--json]``: the same scenes in ours and the
   other engines, each in its own process, alternating, ratios per round and their median
   (SCENE from pyramid, pile, pile8000, bullet; default all).
@@ -68,6 +69,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--physics", action="store_true", help="the exact physics cases in every engine")
     parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="our time per stage of the step (World.profile), alone or with --vs",
+    )
+    parser.add_argument(
         "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
     )
     return parser
@@ -76,6 +82,8 @@ def build_parser() -> argparse.ArgumentParser:
 def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.physics and (args.vs or args.scale or args.scenes or args.steps):
         parser.error("--physics runs the physics cases: it takes only --case and --json")
+    if args.profile and (args.physics or args.scale):
+        parser.error("--profile times our stages in our scenes or with --vs, not with --physics or --scale")
     if args.case and not args.physics:
         parser.error("--case NAME needs --physics")
     if (args.vs or args.scale) and args.steps is not None:
@@ -109,13 +117,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             speed.scale(vs, args.rounds or 1, args.json, sys.stdout, progress)
         else:
             speed.compare(
-                args.scenes or list(speed.SPEED_SCENES), vs, args.rounds or 3, args.json, sys.stdout, progress
+                args.scenes or list(speed.SPEED_SCENES),
+                vs,
+                args.rounds or 3,
+                args.json,
+                sys.stdout,
+                progress,
+                args.profile,
             )
         return 0
     if not args.json:
         print("compiling / loading the engine ...", file=sys.stderr)
     warm_up()
     for name in args.scenes or list(SCENES):
-        result = run_scene(SCENES[name], args.steps)
+        result = run_scene(SCENES[name], args.steps, args.profile)
         print(json.dumps(result) if args.json else describe(result), flush=True)
     return 0

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from collision import Polygon, World
+from collision.profiling import stage_table
 from demo.bench import scenes
 from demo.bench.engines import State
 from demo.bench.engines.ours import add_bodies
@@ -89,11 +90,13 @@ def _state(world: World) -> State:
     )
 
 
-def run_scene(scene: Scene, steps: int | None = None) -> dict[str, Any]:
-    """Run one scene in our world; returns the JSON fields of ``python -m demo bench --json``."""
+def run_scene(scene: Scene, steps: int | None = None, profile: bool = False) -> dict[str, Any]:
+    """Run one scene in our world; returns the JSON fields of ``python -m demo bench --json``
+    (with ``profile``, ``profile_s``: seconds per stage over the run, see ``World.profile``)."""
     spec = SPECS[scene.name]()
     world = new_world(scene.gravity)
     scene.build(world)
+    world.profile.enabled = profile
     start = _state(world)
     n_steps = scene.steps if steps is None else steps
     times = np.empty(n_steps)
@@ -113,6 +116,8 @@ def run_scene(scene: Scene, steps: int | None = None) -> dict[str, Any]:
         "contacts_max": contacts_max,
     }
     result.update(outcome(spec, start, _state(world)))
+    if profile:
+        result["profile_s"] = world.profile.total
     return result
 
 
@@ -126,4 +131,6 @@ def describe(r: dict[str, Any]) -> str:
     )
     if "bullet_x" in r:
         text += f", bullet stopped at x = {r['bullet_x']:.4f} m (wall x in [10, 10.1])"
+    if "profile_s" in r:
+        text += "\n" + stage_table(r["profile_s"], r["steps"], "  ")
     return text

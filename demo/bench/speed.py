@@ -32,6 +32,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
+from collision.profiling import stage_table
 from demo.bench import engines, scenes
 from demo.bench.measure import outcome
 from demo.bench.scenes import SceneSpec
@@ -70,17 +71,19 @@ VS = {"box2d": ("box2d",), "pymunk": ("pymunk",), "all": ("box2d", "pymunk")}
 
 
 def stage_profile(sim: engines.Sim) -> dict[str, float] | None:
-    """Seconds per stage of the last run, if the engine exposes a per-stage profile (a public
-    ``profile`` mapping of stage name to seconds on our World); None if it does not."""
-    world = getattr(sim, "world", None)
-    profile = getattr(world, "profile", None) if sim.label.startswith("ours") else None
-    if profile is None:
+    """Seconds per stage summed over the run (``World.profile.total``, the stages and the
+    whole step) when the run was profiled; None otherwise (other engines, profiling off)."""
+    if not sim.label.startswith("ours"):
         return None
-    return {str(k): float(v) for k, v in dict(profile).items()}
+    world = sim.world  # type: ignore[attr-defined]
+    if not world.profile.enabled or world.profile.steps == 0:
+        return None
+    return world.profile.total
 
 
-def time_run(engine: str, scene_name: str, size: int, steps: int) -> dict[str, Any]:
-    """Build ``scene_name`` at ``size`` in ``engine``, time ``steps`` steps, measure the outcome."""
+def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool = False) -> dict[str, Any]:
+    """Build ``scene_name`` at ``size`` in ``engine``, time ``steps`` steps, measure the outcome;
+    ``profile``: ours times its stages too (``profile_s``, see :func:`stage_profile`)."""
     spec = SPEED_SCENES[scene_name]
     scene = spec.build(size)
     if engine == "ours":
@@ -90,6 +93,8 @@ def time_run(engine: str, scene_name: str, size: int, steps: int) -> dict[str, A
     t0 = time.perf_counter()
     sim = engines.build(engine, scene)
     build_s = time.perf_counter() - t0
+    if profile and engine == "ours":
+        sim.world.profile.enabled = True  # type: ignore[attr-defined]
     start = sim.state()
     times = np.empty(steps)
     clock = time.perf_counter
@@ -113,15 +118,17 @@ def time_run(engine: str, scene_name: str, size: int, steps: int) -> dict[str, A
         "step_ms_p95": float(np.percentile(times, 95) * 1e3),
     }
     result.update(outcome(scene, start, sim.state(), overlap=spec.overlap))
-    profile = stage_profile(sim)
-    if profile is not None:
-        result["profile_s"] = profile
+    stages = stage_profile(sim)
+    if stages is not None:
+        result["profile_s"] = stages
     return result
 
 
-def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, Any]:
-    """One timed run in a fresh Python process; its JSON result."""
+def spawn(engine: str, scene_name: str, size: int, steps: int, profile: bool = False) -> dict[str, Any]:
+    """One timed run in a fresh Python process (``profile``: ours times its stages); its JSON result."""
     command = [sys.executable, "-m", "demo.bench.worker", engine, scene_name, str(size), str(steps)]
+    if profile:
+        command.append("--profile")
     done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr.strip()}")
@@ -132,9 +139,16 @@ def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, Any]
 
 
 def rounds_of(
-    scene_name: str, size: int, steps: int, names: Sequence[str], rounds: int, progress: TextIO | None
+    scene_name: str,
+    size: int,
+    steps: int,
+    names: Sequence[str],
+    rounds: int,
+    progress: TextIO | None,
+    profile: bool = False,
 ) -> list[dict[str, dict[str, Any]]]:
-    """``rounds`` rounds of every engine in ``names`` (order reversed every other round)."""
+    """``rounds`` rounds of every engine in ``names`` (order reversed every other round);
+    ``profile``: ours times its stages."""
     results = []
     for r in range(rounds):
         order = list(names) if r % 2 == 0 else list(reversed(names))
@@ -144,7 +158,7 @@ def rounds_of(
                 print(
                     f"  {scene_name} {size}: round {r + 1}/{rounds}, {engine} ...", file=progress, flush=True
                 )
-            round_results[engine] = spawn(engine, scene_name, size, steps)
+            round_results[engine] = spawn(engine, scene_name, size, steps, profile)
         results.append(round_results)
     return results
 
@@ -186,14 +200,21 @@ def _outcome_text(r: dict[str, Any]) -> str:
 
 
 def compare(
-    scene_names: Sequence[str], vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None
+    scene_names: Sequence[str],
+    vs: str,
+    rounds: int,
+    as_json: bool,
+    out: TextIO,
+    progress: TextIO | None,
+    profile: bool = False,
 ) -> dict[str, Any]:
-    """``--vs``: rounds of every scene in ours and the other engines; prints the table."""
+    """``--vs``: rounds of every scene in ours and the other engines; prints the table (with
+    ``profile``, ours' stage table of the last round too)."""
     names = ["ours", *VS[vs]]
     report: dict[str, Any] = {"vs": vs, "rounds": rounds, "scenes": {}}
     for scene_name in scene_names:
         spec = SPEED_SCENES[scene_name]
-        results = rounds_of(scene_name, spec.size, spec.steps, names, rounds, progress)
+        results = rounds_of(scene_name, spec.size, spec.steps, names, rounds, progress, profile)
         entry: dict[str, Any] = {"what": spec.what, "steps": spec.steps, "timed": spec.timed, "runs": results}
         if spec.timed:
             entry["ratio"] = {other: _ratio_entry(results, other) for other in VS[vs]}
@@ -233,10 +254,8 @@ def _print_scene(scene_name: str, entry: dict[str, Any], names: Sequence[str], o
     for n in names:
         print(f"  {n}: {_outcome_text(last[n])}", file=out)
     if "profile_s" in last["ours"]:
-        stages = ", ".join(
-            f"{k} {v * 1e3 / entry['steps']:.3f}" for k, v in last["ours"]["profile_s"].items()
-        )
-        print(f"  ours per stage, ms/step: {stages}", file=out)
+        print("  ours per stage, last round:", file=out)
+        print(stage_table(last["ours"]["profile_s"], entry["steps"], "    "), file=out)
     print("", file=out)
 
 

@@ -110,7 +110,9 @@ def test_one_timed_run_in_its_own_process_reports_times_and_outcome(engine: str)
 
 
 def _fake_spawn(calls: list[tuple[str, str, int]], ms: dict[str, float]):  # type: ignore[no-untyped-def]
-    def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, object]:
+    def spawn(
+        engine: str, scene_name: str, size: int, steps: int, profile: bool = False
+    ) -> dict[str, object]:
         calls.append((engine, scene_name, size))
         total = ms[engine] * steps / 1e3
         return {
@@ -164,7 +166,9 @@ def test_the_bullet_outcome_says_where_it_ended(x: float, fate: str) -> None:
 
 
 def test_scale_fits_the_exponent_of_step_time_against_bodies(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    def spawn(engine: str, scene_name: str, size: int, steps: int) -> dict[str, object]:
+    def spawn(
+        engine: str, scene_name: str, size: int, steps: int, profile: bool = False
+    ) -> dict[str, object]:
         ms = (size / 100.0) ** (1.25 if engine == "ours" else 1.0)
         total = ms * steps / 1e3
         return {
@@ -183,11 +187,26 @@ def test_scale_fits_the_exponent_of_step_time_against_bodies(monkeypatch) -> Non
     assert [row["size"] for row in result["series"]["pile"]["rows"]] == [250, 500, 1000, 2000, 4000, 8000]
 
 
-def test_the_stage_profile_hook_reads_a_public_profile_when_the_world_has_one() -> None:
+def test_the_stage_profile_is_read_from_a_profiled_world_only() -> None:
     sim = engines.build("ours", scenes.bullet())
-    assert speed.stage_profile(sim) is None  # our World exposes no per-stage profile yet
-    sim.world.profile = {"collide": 0.5, "solve": 1.5}  # type: ignore[attr-defined]
-    assert speed.stage_profile(sim) == {"collide": 0.5, "solve": 1.5}
+    sim.step(2)
+    assert speed.stage_profile(sim) is None  # profiling off
+    sim.world.profile.enabled = True  # type: ignore[attr-defined]
+    sim.step(2)
+    profile = speed.stage_profile(sim)
+    assert profile is not None and profile == sim.world.profile.total  # type: ignore[attr-defined]
+    assert profile["step"] > 0.0 and profile["narrowphase"] > 0.0
+
+
+def test_a_profiled_run_in_its_own_process_prints_the_stage_table() -> None:
+    result = speed.spawn("ours", "pyramid", 4, 20, profile=True)
+    assert result["profile_s"]["step"] > 0.0
+    assert set(result["profile_s"]) >= {"broadphase", "narrowphase", "prepare", "solve", "relax", "store"}
+    text = io.StringIO()
+    entry = {"what": "pyramid", "steps": 20, "timed": False, "runs": [{"ours": result}]}
+    speed._print_scene("pyramid", entry, ["ours"], text)
+    assert "ours per stage, last round:" in text.getvalue()
+    assert "narrowphase" in text.getvalue()
 
 
 @pytest.mark.parametrize(

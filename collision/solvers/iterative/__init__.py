@@ -42,6 +42,17 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.contacts import Contacts
+from collision.profiling import (
+    BROADPHASE,
+    CONTINUOUS,
+    NARROWPHASE,
+    PREPARE,
+    RESTITUTION,
+    SLEEP,
+    STORE,
+    WAKE,
+    lap,
+)
 from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
@@ -288,6 +299,7 @@ def solve(
     Returns ``(prepared, total_normal, total_tangent, row_a, row_b)``: the points (their
     bodies the roots, their impulses last substep's), the impulses over the step (N s), and
     the rows the points were found on."""
+    start = lap(context.ticks, -1, 0)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     prepared = prepare_points(bodies, inv_mass, inv_inertia, pairs, points, c, state, settings, context.dt)
     row_a = prepared.body_a
@@ -296,9 +308,11 @@ def solve(
     if context.has_compounds:
         row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
     manifolds = group_manifolds(points.pair_index, prepared, inv_mass, inv_inertia, c)
+    lap(context.ticks, PREPARE, start)
     total_normal, total_tangent, max_normal_impulse = soft_step(
         bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
     )
+    start = lap(context.ticks, -1, 0)
     threshold = impact_threshold(context, settings)
     apply_restitution(
         Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia),
@@ -307,6 +321,7 @@ def solve(
         (total_normal, total_tangent),
         threshold,
     )
+    lap(context.ticks, RESTITUTION, start)
     return prepared, total_normal, total_tangent, row_a, row_b
 
 
@@ -376,6 +391,8 @@ def iterative_step(
     context = StepContext(*context_fields)
     state = IterativeState(*state_fields)
     n = bodies.position.shape[0]
+    ticks = context.ticks
+    t = lap(ticks, -1, 0)
     moving = wake_disturbed(bodies, state, settings.sleep)
     dynamic = moving
     if context.has_compounds or context.has_kinematic:
@@ -387,24 +404,31 @@ def iterative_step(
     # Where the bodies start, for the continuous pass after the solve.
     start_position = bodies.position.copy() if context.continuous else bodies.position
     start_velocity = bodies.velocity.copy() if context.continuous else bodies.velocity
+    t = lap(ticks, WAKE, t)
     pairs, fat_pairs = broadphase(bodies, context, settings, state, moving, dynamic)
+    t = lap(ticks, BROADPHASE, t)
     points, c = collide(bodies, context, settings, pairs, moving)
     if settings.sleep and wake_touched(bodies, pairs, points, c, moving, state, context.dt):
         # The woken bodies' own contacts (with static bodies, with each other) were skipped.
         pairs, fat_pairs = broadphase(bodies, context, settings, state, moving, dynamic)
         points, c = collide(bodies, context, settings, pairs, moving)
+    lap(ticks, NARROWPHASE, t)
     prepared, total_normal, total_tangent, row_a, row_b = solve(
         bodies, context, settings, state, moving, pairs, points, c
     )
+    t = lap(ticks, -1, 0)
     if context.continuous:
         stop_at_static(
             bodies, context, start_position, start_velocity, moving, pairs, points.pair_index[:c],
             settings.speculative_distance, CONTINUOUS_BACKOFF,
         )  # fmt: skip
+    t = lap(ticks, CONTINUOUS, t)
     sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
+    t = lap(ticks, SLEEP, t)
     index, vectors, scalars, store = pack_contacts(
         points, c, prepared, (total_normal, total_tangent), (row_a, row_b)
     )
+    lap(ticks, STORE, t)
     return index, vectors, scalars, store, prepared.state, fat_pairs
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import wrap_angles
 from collision.solvers.iterative.narrowphase import Points
@@ -514,14 +515,18 @@ def run_substeps(
     impact_speed = impact_threshold(context, settings)
     position = bodies.position
     angle = bodies.angle
+    t = profiling.lap(context.ticks, -1, 0)
     for sub in range(count):
         for i in range(n):
             if moving[i] and bodies.inv_mass[i] > 0.0:
                 body[i, B_VX] += gravity_x * h
                 body[i, B_VY] += gravity_y * h
+        t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
         _warm_start(body, point, manifold, link)
+        t = profiling.lap(context.ticks, profiling.WARM_START, t)
         for _ in range(settings.velocity_iterations):
             _solve(body, point, manifold, link, order, softness, inv_hs, settings.max_push_speed)
+        t = profiling.lap(context.ticks, profiling.SOLVE, t)
         for i in range(n):
             if not moving[i]:
                 continue
@@ -534,6 +539,7 @@ def run_substeps(
             body[i, B_DX] += dx
             body[i, B_DY] += dy
             body[i, B_DA] += da
+        t = profiling.lap(context.ticks, profiling.INTEGRATE_POSITIONS, t)
         if sub < count - 1:
             for _ in range(settings.relax_iterations):
                 _relax(body, point, manifold, link, order, softness, inv_hs)
@@ -543,6 +549,7 @@ def run_substeps(
         for k in range(c):
             total_normal[k] += point[k, P_NI]
             total_tangent[k] += point[k, P_TI]
+        t = profiling.lap(context.ticks, profiling.RELAX, t)
     return total_normal, total_tangent
 
 
@@ -570,6 +577,7 @@ def soft_step(
     Returns ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,))``: impulses
     over the whole step and the largest normal impulse a point gave in any pass (N s).
     """
+    start = profiling.lap(context.ticks, -1, 0)
     n = bodies.position.shape[0]
     c = prepared.normal_impulse.shape[0]
     dt = context.dt
@@ -584,9 +592,11 @@ def soft_step(
     body = pack_bodies(bodies, inv_mass, inv_inertia)
     point = pack_points(points, prepared, settings.load_memory)
     manifold, link = pack_manifolds(points, prepared, manifolds, inv_mass, inv_inertia, settings, h, softness)
+    profiling.lap(context.ticks, profiling.PREPARE, start)
     total_normal, total_tangent = run_substeps(
         bodies, context, settings, moving, (body, manifold, link), point, softness
     )
+    start = profiling.lap(context.ticks, -1, 0)
     max_normal_impulse = np.empty(c)
     for i in range(n):
         bodies.velocity[i, 0] = body[i, B_VX]
@@ -597,4 +607,5 @@ def soft_step(
         prepared.tangent_impulse[k] = point[k, P_TI]
         max_normal_impulse[k] = point[k, P_MAXNI]
     wrap_angles(bodies.angle)
+    profiling.lap(context.ticks, profiling.STORE, start)
     return total_normal, total_tangent, max_normal_impulse
