@@ -27,6 +27,7 @@ from collision.bodies import Bodies
 from collision.geometry import wrap_angles
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.restitution import impact_threshold
+from collision.solvers.iterative.softness import soft_coefficients, softness_table
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 from collision.solvers.protocol import StepContext
 from collision.tolerances import (
@@ -48,18 +49,6 @@ MANIFOLD_COLUMNS = 15  # manifold: normal, 2 x 2 mass and inverse, usable, softn
 
 #: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
 SOLVE_STREAMS = 2
-
-
-@njit(cache=True)
-def _soft(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
-    """Soft constraint coefficients (bias rate 1/s, mass scale, impulse scale) for step h."""
-    if hertz == 0.0:
-        return 0.0, 1.0, 0.0
-    omega = 2.0 * math.pi * hertz
-    a1 = 2.0 * zeta + h * omega
-    a2 = h * omega * a1
-    a3 = 1.0 / (1.0 + a2)
-    return omega / a1, a2 * a3, a3
 
 
 @njit(cache=True, inline="always")
@@ -407,22 +396,6 @@ def pack_points(points: Points, prepared: Prepared, reference_weight: float) -> 
 
 
 @njit(cache=True, inline="always")
-def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
-    """``(2 + groups, 3)`` soft contact coefficients (see ``_solve``): rows 0 (between moving
-    bodies) and 1 (against a body that does not move: Box2D v3.1 makes those twice as stiff,
-    they carry whole stacks and cannot be shared out by the other body's motion) filled here,
-    the rest by :func:`pack_manifolds` where a pair's mass ratio asks for it."""
-    inv_hs = 1.0 / h
-    softness = np.empty((2 + groups, 3))
-    hertz = min(settings.contact_hertz, 0.25 * inv_hs)
-    softness[0, 0], softness[0, 1], softness[0, 2] = _soft(hertz, settings.damping_ratio, h)
-    softness[1, 0], softness[1, 1], softness[1, 2] = _soft(
-        min(settings.static_hertz_scale * hertz, 0.25 * inv_hs), settings.damping_ratio, h
-    )
-    return softness
-
-
-@njit(cache=True, inline="always")
 def pack_manifolds(
     points: Points,
     prepared: Prepared,
@@ -480,7 +453,10 @@ def pack_manifolds(
             manifold[g, M_ROW] = 2.0 + g
             scale = (ratio / CONTACT_MASS_RATIO_ONSET) ** CONTACT_MASS_RATIO_EXPONENT
             hg = max(hertz, min(hertz * scale, CONTACT_MASS_RATIO_HERTZ_CAP * inv_hs))
-            softness[2 + g, 0], softness[2 + g, 1], softness[2 + g, 2] = _soft(hg, settings.damping_ratio, h)
+            bias, mass_scale, impulse_scale = soft_coefficients(hg, settings.damping_ratio, h)
+            softness[2 + g, 0] = bias
+            softness[2 + g, 1] = mass_scale
+            softness[2 + g, 2] = impulse_scale
         else:
             manifold[g, M_ROW] = 0.0
     return manifold, link
