@@ -57,7 +57,7 @@ STAGES = (
     CONTINUOUS,
     SLEEP,
     STORE,
-) = range(len(STAGES))
+) = (np.int64(stage) for stage in range(len(STAGES)))  # not literals: lap compiles once
 #: What ``World.profile`` reports beside the stages: the whole ``World.step`` call, measured
 #: in Python around it (so it also holds the checks and the Python side of the solver).
 STEP = "step"
@@ -92,15 +92,23 @@ else:
 
 
 @njit(cache=True)
+def start_clock(ticks: np.ndarray) -> int:
+    """Now, for the first :func:`lap` of a run of stages; 0 when ``ticks`` is empty (profiling
+    is off: no clock is read)."""
+    if ticks.shape[0] == 0:
+        return 0
+    return clock()
+
+
+@njit(cache=True)
 def lap(ticks: np.ndarray, stage: int, since: int) -> int:
-    """End ``stage`` (an index into STAGES, or -1 to only start the clock): add the ticks
-    since ``since`` to ``ticks[stage]`` and return now. ``ticks (len(STAGES),) int64`` empty
-    (shape 0) means profiling is off: nothing is read, 0 returned."""
+    """End ``stage`` (an index into STAGES): add the ticks since ``since`` to ``ticks[stage]``
+    and return now. ``ticks (len(STAGES),) int64`` empty (shape 0) means profiling is off:
+    nothing is read, 0 returned."""
     if ticks.shape[0] == 0:
         return 0
     now = clock()
-    if stage >= 0:
-        ticks[stage] += now - since
+    ticks[stage] += now - since
     return now
 
 

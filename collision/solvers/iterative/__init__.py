@@ -52,6 +52,7 @@ from collision.profiling import (
     STORE,
     WAKE,
     lap,
+    start_clock,
 )
 from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
@@ -299,7 +300,7 @@ def solve(
     Returns ``(prepared, total_normal, total_tangent, row_a, row_b)``: the points (their
     bodies the roots, their impulses last substep's), the impulses over the step (N s), and
     the rows the points were found on."""
-    start = lap(context.ticks, -1, 0)
+    start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     prepared = prepare_points(bodies, inv_mass, inv_inertia, pairs, points, c, state, settings, context.dt)
     row_a = prepared.body_a
@@ -312,7 +313,7 @@ def solve(
     total_normal, total_tangent, max_normal_impulse = soft_step(
         bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
     )
-    start = lap(context.ticks, -1, 0)
+    start = start_clock(context.ticks)
     threshold = impact_threshold(context, settings)
     apply_restitution(
         Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia),
@@ -392,7 +393,7 @@ def iterative_step(
     state = IterativeState(*state_fields)
     n = bodies.position.shape[0]
     ticks = context.ticks
-    t = lap(ticks, -1, 0)
+    t = start_clock(ticks)
     moving = wake_disturbed(bodies, state, settings.sleep)
     dynamic = moving
     if context.has_compounds or context.has_kinematic:
@@ -416,7 +417,7 @@ def iterative_step(
     prepared, total_normal, total_tangent, row_a, row_b = solve(
         bodies, context, settings, state, moving, pairs, points, c
     )
-    t = lap(ticks, -1, 0)
+    t = start_clock(ticks)
     if context.continuous:
         stop_at_static(
             bodies, context, start_position, start_velocity, moving, pairs, points.pair_index[:c],

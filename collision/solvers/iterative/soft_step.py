@@ -491,7 +491,7 @@ def run_substeps(
     impact_speed = impact_threshold(context, settings)
     position = bodies.position
     angle = bodies.angle
-    t = profiling.lap(context.ticks, -1, 0)
+    t = profiling.start_clock(context.ticks)
     for sub in range(count):
         for i in range(n):
             if moving[i] and bodies.inv_mass[i] > 0.0:
@@ -553,7 +553,7 @@ def soft_step(
     Returns ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,))``: impulses
     over the whole step and the largest normal impulse a point gave in any pass (N s).
     """
-    start = profiling.lap(context.ticks, -1, 0)
+    start = profiling.start_clock(context.ticks)
     n = bodies.position.shape[0]
     c = prepared.normal_impulse.shape[0]
     dt = context.dt
@@ -572,7 +572,7 @@ def soft_step(
     total_normal, total_tangent = run_substeps(
         bodies, context, settings, moving, (body, manifold, link), point, softness
     )
-    start = profiling.lap(context.ticks, -1, 0)
+    start = profiling.start_clock(context.ticks)
     max_normal_impulse = np.empty(c)
     for i in range(n):
         bodies.velocity[i, 0] = body[i, B_VX]
