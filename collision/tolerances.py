@@ -45,6 +45,12 @@ ARCADE_TIME_EPSILON = 1e-9
 #: still met.
 CRACK_RELATIVE_LENGTH = 1e-3
 
+#: How far (a fraction of the static body's radius, dimensionless) beyond a static body's face
+#: the iterative solver looks for a neighbouring static body covering it (see
+#: CRACK_RELATIVE_LENGTH): flush tiles meet within rounding (1e-16 of their size); a gap wider
+#: than this between two static bodies is a crack a corner can enter, and its faces are met.
+CRACK_COVER_RELATIVE_DISTANCE = 1e-6
+
 #: Relative speed (units/s) along the normal below which the arcade treats a touching pair as
 #: resting rather than approaching. Resolving a stack pair by pair only halves the leftover
 #: approach each round, so an exact zero would take dozens of hits per step; what is left below

@@ -238,7 +238,7 @@ def test_physics_report_shows_every_engine_beside_the_expected_value(capsys) -> 
     vn = rows[1]
     assert vn["expected"] == 3.0 and vn["results"]["ours/tutorial"]["status"] == "pass"
     assert vn["results"]["ours/iterative"]["status"] == "pass"
-    assert bench.main(["--physics", "--case", "slide_across_cracks_8", "--json"]) == 0
+    assert bench.main(["--physics", "--case", "heavy_on_light_stack_10", "--json"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert {row["results"]["ours/iterative"]["status"] for row in rows} >= {"known defect"}
     assert bench.main(["--physics", "--case", "corner_wheel"]) == 0

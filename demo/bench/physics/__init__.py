@@ -49,13 +49,11 @@ def cases() -> tuple[Case, ...]:
         resting.kinematic_carry(),
         resting.long_drop_on_thin_plate(),
         cracks.slide_across_cracks(),
-        cracks.slide_across_cracks(leftward=True, iterative=cracks.ITERATIVE_SNAG_LEFTWARD),
-        cracks.slide_across_cracks(
-            24, 20.0, 0.5, math.radians(-10.0), seconds=0.9, iterative=cracks.ITERATIVE_TUMBLE
-        ),
-        cracks.slide_across_cracks(
-            8, 2.0, 0.1, math.radians(-10.0), True, 1.5, iterative=cracks.ITERATIVE_SINKS_UPHILL
-        ),
+        cracks.slide_across_cracks(leftward=True),
+        cracks.slide_across_cracks(24, 20.0, 0.5, math.radians(-10.0), seconds=0.9),
+        cracks.slide_across_cracks(8, 2.0, 0.1, math.radians(-10.0), True, 1.5),
+        cracks.slide_across_cracks(uneven=True),
+        cracks.slide_across_cracks(8, 3.0, 0.2, math.radians(15.0), True, 1.0, uneven=True),
         resting.compound_mass_properties(),
     )
 

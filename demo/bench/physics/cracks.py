@@ -14,25 +14,6 @@ from demo.bench.scenes import STATIC, BodySpec, SceneSpec, box_vertices
 
 G = 10.0
 
-#: How the iterative solver snags.
-ITERATIVE_SNAG = (
-    "the box snags on the first crack: its leading bottom corner, settled a hair below the tile "
-    "tops, hits the next tile's side face (a ghost collision on an internal edge) and stops it: "
-    "5 m/s becomes 0.14 m/s"
-)
-ITERATIVE_SNAG_LEFTWARD = (
-    "sliding left, the box snags on the first crack as it does sliding right (a ghost collision "
-    "on the next tile's side face): -5 m/s becomes -0.58 m/s"
-)
-ITERATIVE_TUMBLE = (
-    "at 20 m/s down the tiled ramp with friction the box catches a crack and tumbles: 9.0 m/s "
-    "instead of 17.1 m/s, its bottom 2.7 m off the tiles at 0.9 s"
-)
-ITERATIVE_SINKS_UPHILL = (
-    "sliding up the tiled ramp and back, the box sinks 0.026 m into the tiles and slides back "
-    "at 1.23 m/s instead of 0.575 m/s"
-)
-
 
 def slide_velocity(v0: float, friction: float, turn: float, seconds: float) -> float:
     """Velocity (m/s, along the floor) after ``seconds`` of a box sliding at ``v0`` on a floor
@@ -59,28 +40,30 @@ def slide_across_cracks(
     turn: float = 0.0,
     leftward: bool = False,
     seconds: float = 1.2,
-    iterative: str = ITERATIVE_SNAG,
+    uneven: bool = False,
 ) -> Case:
     """Sliding across cracks: a box slides over a floor of flush tiles as over one floor.
 
     ``tiles`` static 1 x 1 m boxes side by side (x from -1 to ``tiles`` - 1 in the case's
-    frame, turned by ``turn``), their tops flush at y = 0; a 1 x 1 m box (density 1) rests on
+    frame, turned by ``turn``), their tops flush at y = 0 (with ``uneven``, every other tile
+    half as deep: flush tops, uneven bottoms); a 1 x 1 m box (density 1) rests on
     the first (the last when ``leftward``), moving at ``speed`` m/s along the floor; friction
     ``friction`` on both, g = 10. The cracks between tiles are not surfaces (seed 002's crack
     problem): the box moves as on one floor, decelerating at g sin(turn) + mu g cos(turn)
     along its motion (:func:`slide_velocity`). After ``seconds`` its velocity along the floor
-    is that, and its bottom is still on the tiles' tops. ``iterative``: how the iterative
-    solver misses it (a known defect).
+    is that, and its bottom is still on the tiles' tops.
     """
     v0 = -speed if leftward else speed
     name = f"slide_across_cracks_{tiles}"
     name += "_leftward" if leftward else ""
     name += f"_mu{friction:g}" if friction else ""
     name += f"_{math.degrees(turn):g}deg" if turn else ""
+    name += "_uneven" if uneven else ""
+    depths = [0.5 if uneven and k % 2 else 1.0 for k in range(tiles)]
     floor_tiles = [
         BodySpec(
-            (box_vertices(1.0, 1.0),),
-            turned((k - 0.5, -0.5), turn),
+            (box_vertices(1.0, depths[k]),),
+            turned((k - 0.5, -0.5 * depths[k]), turn),
             angle=turn,
             kind=STATIC,
             friction=friction,
@@ -98,9 +81,10 @@ def slide_across_cracks(
 
     slope = f" on a floor turned {math.degrees(turn):g} deg" if turn else ""
     material = f", mu {friction:g}" if friction else ", no friction"
+    bottoms = " with uneven bottoms" if uneven else ""
     law = (
         f"sliding across cracks: a box sliding {'left' if leftward else 'right'} at {speed:g} m/s over "
-        f"flush tiles{slope}{material} moves as on one floor"
+        f"flush tiles{bottoms}{slope}{material} moves as on one floor"
     )
     return Case(
         name,
@@ -119,5 +103,4 @@ def slide_across_cracks(
         },
         slide_across_cracks.__doc__ or "",
         exempt={"arcade": ARCADE_NOT_COULOMB} if friction else {},
-        defects={"iterative": iterative},
     )
