@@ -212,7 +212,7 @@ def collide(
     pb = np.empty((2, 2))
     ps = np.empty(2)
     pk = np.empty(2, dtype=np.int64)
-    c = 0
+    c = np.int64(0)  # not a literal: drop_internal_edges is compiled for int64 only
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
