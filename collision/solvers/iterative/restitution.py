@@ -79,16 +79,22 @@ class Impact(NamedTuple):
     manifolds: Manifolds
 
 
+@njit(cache=True, inline="always")
+def _frame(impact: Impact, k: int, column: int) -> tuple[int, int, float, float]:
+    """Point ``k``'s bodies A and B and its unit direction: the normal (``column`` NORMAL) or
+    the tangent ``(-ny, nx)`` (TANGENT)."""
+    nx = impact.normal[k, 0]
+    ny = impact.normal[k, 1]
+    ux, uy = (nx, ny) if column == NORMAL else (-ny, nx)
+    return impact.prepared.body_a[k], impact.prepared.body_b[k], ux, uy
+
+
 @njit(cache=True)
 def _push(motion: Motion, impact: Impact, k: int, column: int, d: float) -> None:
     """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
     ``(-ny, nx)`` (TANGENT), its opposite on B."""
     prepared = impact.prepared
-    a = prepared.body_a[k]
-    b = prepared.body_b[k]
-    nx = impact.normal[k, 0]
-    ny = impact.normal[k, 1]
-    ux, uy = (nx, ny) if column == NORMAL else (-ny, nx)
+    a, b, ux, uy = _frame(impact, k, column)
     velocity = motion.velocity
     velocity[a, 0] += motion.inv_mass[a] * d * ux
     velocity[a, 1] += motion.inv_mass[a] * d * uy
@@ -102,11 +108,7 @@ def _push(motion: Motion, impact: Impact, k: int, column: int, d: float) -> None
 def _speed(motion: Motion, impact: Impact, k: int, column: int) -> float:
     """Relative speed (A minus B) at point ``k`` along its normal or tangent (see :func:`_push`)."""
     prepared = impact.prepared
-    a = prepared.body_a[k]
-    b = prepared.body_b[k]
-    nx = impact.normal[k, 0]
-    ny = impact.normal[k, 1]
-    ux, uy = (nx, ny) if column == NORMAL else (-ny, nx)
+    a, b, ux, uy = _frame(impact, k, column)
     velocity = motion.velocity
     return (
         (velocity[a, 0] - velocity[b, 0]) * ux
