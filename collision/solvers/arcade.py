@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
-from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.broadphase import candidate_pairs, transform_vertices
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
 from collision.sat import sweep_kernel
@@ -49,6 +49,7 @@ from collision.solvers.hits import (
     NORMAL_IMPULSE,
     TANGENT_IMPULSE,
     HitRows,
+    body_bounds,
     candidates,
     contact_surface,
     contacts_of,
@@ -59,7 +60,7 @@ from collision.solvers.hits import (
 from collision.solvers.pending import Pending, earliest, forget, new_pending, push_hit
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
-from collision.tolerances import ARCADE_APPROACH_SPEED, BROADPHASE_MARGIN
+from collision.tolerances import ARCADE_APPROACH_SPEED
 
 #: Friction coefficient used inside the glue speed: cancels the tangential velocity exactly.
 GLUE_FRICTION = 1.0
@@ -342,19 +343,7 @@ def retest(
     bodies once: from A's rows, then B's except against A. Returns the pending hits and count."""
     n = bodies.position.shape[0]
     root = bodies.root
-    lo = np.empty((n, 2))
-    hi = np.empty((n, 2))
-    swept_bounds(
-        bodies.world_vertices,
-        bodies.vertex_count,
-        bodies.velocity,
-        bodies.angular_velocity,
-        bodies.radius,
-        remaining,
-        BROADPHASE_MARGIN,
-        lo,
-        hi,
-    )
+    lo, hi = body_bounds(bodies, remaining)
     for side in range(2):
         rd = ri if side == 0 else rj
         if bodies.static[rd]:
@@ -391,19 +380,7 @@ def finish_capped(
     if it has one (that part of the step is dropped for it rather than let it pass through
     another body). Returns the new row count."""
     n = bodies.position.shape[0]
-    lo = np.empty((n, 2))
-    hi = np.empty((n, 2))
-    swept_bounds(
-        bodies.world_vertices,
-        bodies.vertex_count,
-        bodies.velocity,
-        bodies.angular_velocity,
-        bodies.radius,
-        remaining,
-        BROADPHASE_MARGIN,
-        lo,
-        hi,
-    )
+    lo, hi = body_bounds(bodies, remaining)
     # Within the pair budget; a crowd was reported by the step's first broadphase already.
     pairs = candidate_pairs(lo, hi, bodies.static, np.zeros(1, dtype=np.int64))
     count = immediate_pass(bodies, pairs, remaining, t_now, True, True, rows, count)

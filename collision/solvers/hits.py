@@ -93,6 +93,14 @@ def candidates(bodies: Bodies, span: float, crowd: np.ndarray) -> np.ndarray:
     transform_vertices(
         bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, bodies.world_vertices
     )
+    lo, hi = body_bounds(bodies, span)
+    return candidate_pairs(lo, hi, bodies.static, crowd)
+
+
+@njit(cache=True)
+def body_bounds(bodies: Bodies, span: float) -> tuple[np.ndarray, np.ndarray]:
+    """``(lo, hi)``, each ``(n, 2)``: every row's bounding box (its world vertices as they are),
+    swept over ``span`` seconds at its velocities (0: not swept), grown by BROADPHASE_MARGIN."""
     n = bodies.position.shape[0]
     lo = np.empty((n, 2))
     hi = np.empty((n, 2))
@@ -107,7 +115,7 @@ def candidates(bodies: Bodies, span: float, crowd: np.ndarray) -> np.ndarray:
         lo,
         hi,
     )
-    return candidate_pairs(lo, hi, bodies.static, crowd)
+    return lo, hi
 
 
 @njit(cache=True)
