@@ -259,24 +259,6 @@ def _shape_order(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, s
     return 0.0
 
 
-@njit(cache=True)
-def entry_tie_wins(
-    shapes_a: np.ndarray,
-    sa: int,
-    ka: int,
-    shapes_b: np.ndarray,
-    sb: int,
-    kb: int,
-    nx: float,
-    ny: float,
-    best: int,
-) -> bool:
-    """Exact tie of two entry times: True if the face with normal ``n`` should win over
-    the current one, face ``best`` (:func:`preferred_axis`)."""
-    bx, by = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, best)
-    return preferred_axis(nx, ny, bx, by)
-
-
 @njit(cache=True, inline="always")
 def _intersect(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int) -> bool:
     """:func:`intersect_kernel` of A = ``shapes_a[sa, :ka]`` and B = ``shapes_b[sb, :kb]``."""
@@ -412,8 +394,10 @@ def _sweep(
             enter, leave = interval_intersect(gap, speed)
             tie = (enter == t_first) & (enter > 0.0)
             hit_face = f if enter > t_first else hit_face
-            if tie and entry_tie_wins(shapes_a, sa, ka, shapes_b, sb, kb, nx, ny, hit_face):
-                hit_face = f
+            if tie:
+                # Entered at exactly the same instant: :func:`preferred_axis` settles it.
+                bx, by = pair_normal(shapes_a, sa, ka, shapes_b, sb, kb, hit_face)
+                hit_face = f if preferred_axis(nx, ny, bx, by) else hit_face
             t_first = max(t_first, enter)
             t_last = min(t_last, leave)
             if t_first > t_last:
