@@ -159,6 +159,22 @@ def _line_in_slab(
     return t_lo, t_hi
 
 
+@njit(cache=True, inline="always")
+def _core_normal(
+    px: float, py: float, ax: float, ay: float, bx: float, by: float, fx: float, fy: float
+) -> tuple[float, float]:
+    """Outward unit normal of a disc or capsule with core segment ``a``-``b`` at its boundary
+    point ``p``: away from the core's closest point. ``(fx, fy)`` where that gives no
+    direction (``p`` on the core, or not finite: an end of the line that is never reached)."""
+    if not (math.isfinite(px) and math.isfinite(py)):
+        return fx, fy
+    qx, qy, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
+    ln = math.hypot(px - qx, py - qy)
+    if ln > 0.0:
+        return (px - qx) / ln, (py - qy) / ln
+    return fx, fy
+
+
 @njit(cache=True)
 def _line_near_core(
     sx: float, sy: float, dx: float, dy: float, verts: np.ndarray, radius: float
@@ -188,28 +204,8 @@ def _line_near_core(
             t_hi = hi
         if t_lo > t_hi:
             return 1.0, 0.0, 0.0, 0.0, 0.0, 0.0
-        # The outward normal of a capsule or disc at a boundary point points away from the
-        # closest point of its core.
-        nlx = -ux
-        nly = -uy
-        nhx = ux
-        nhy = uy
-        if math.isfinite(t_lo):
-            px = sx + t_lo * dx
-            py = sy + t_lo * dy
-            qx, qy, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
-            ln = math.hypot(px - qx, py - qy)
-            if ln > 0.0:
-                nlx = (px - qx) / ln
-                nly = (py - qy) / ln
-        if math.isfinite(t_hi):
-            px = sx + t_hi * dx
-            py = sy + t_hi * dy
-            qx, qy, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
-            ln = math.hypot(px - qx, py - qy)
-            if ln > 0.0:
-                nhx = (px - qx) / ln
-                nhy = (py - qy) / ln
+        nlx, nly = _core_normal(sx + t_lo * dx, sy + t_lo * dy, ax, ay, bx, by, -ux, -uy)
+        nhx, nhy = _core_normal(sx + t_hi * dx, sy + t_hi * dy, ax, ay, bx, by, ux, uy)
         return t_lo, t_hi, nlx, nly, nhx, nhy
     # radius == 0: exact crossing tests with exact zero checks (no tolerance: the target has no
     # thickness, so "near" is not a hit).
