@@ -176,20 +176,9 @@ class World:
     def _check_index(self, i: Any, name: str = "i") -> int:
         return checks.index(i, name, self._store.count)
 
-    def _arguments(
-        self,
-        position: Any,
-        angle: Any,
-        velocity: Any,
-        angular_velocity: Any,
-        density: Any,
-        kind: tuple[Any, Any],
-        materials: tuple[Any, Any, Any],
-    ) -> BodyArguments:
-        defaults = (self.friction, self.restitution, self.static_friction)
-        return BodyArguments.checked(
-            position, angle, velocity, angular_velocity, density, kind, materials, defaults
-        )
+    def _material_defaults(self) -> tuple[float, float, float]:
+        """What a new body's friction, restitution and static friction are when not given."""
+        return self.friction, self.restitution, self.static_friction
 
     def add_body(
         self,
@@ -219,7 +208,7 @@ class World:
         world's defaults. Adding a body costs amortised O(1): the store doubles its room when full.
         """
         verts = check_vertices(shape, "shape")
-        args = self._arguments(
+        args = BodyArguments.checked(
             position,
             angle,
             velocity,
@@ -227,6 +216,7 @@ class World:
             density,
             (static, kinematic),
             (friction, restitution, static_friction),
+            self._material_defaults(),
         )
         poly = shape if isinstance(shape, Polygon) else Polygon.from_checked(verts)
         checks.placement([verts - poly.centroid], "shape", args.position)
@@ -267,9 +257,9 @@ class World:
         :meth:`root` tell the rows apart.
         """
         locals_, radii, unit_mass, unit_inertia = compound_parts(shapes)
-        args = self._arguments(
+        args = BodyArguments.checked(
             position, angle, velocity, angular_velocity, density, (static, kinematic),
-            (friction, restitution, static_friction),
+            (friction, restitution, static_friction), self._material_defaults(),
         )  # fmt: skip
         checks.placement(locals_, "shapes", args.position)
         mass, inertia = args.checked_mass(unit_mass * args.density, unit_inertia * args.density)
