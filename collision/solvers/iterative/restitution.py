@@ -119,6 +119,16 @@ def _speed(motion: Motion, impact: Impact, k: int, column: int) -> float:
 
 
 @njit(cache=True)
+def _set_impulse(motion: Motion, impact: Impact, k: int, column: int, total: np.ndarray, new: float) -> float:
+    """Point ``k``'s accumulated impulse ``total[k]`` (normal or tangent, ``column``) becomes
+    ``new``: the difference is applied to the bodies (:func:`_push`). Returns its size."""
+    d = new - total[k]
+    total[k] = new
+    _push(motion, impact, k, column, d)
+    return abs(d)
+
+
+@njit(cache=True)
 def _lcp2(
     c0: float, c1: float, k11: float, k12: float, k22: float, i11: float, i12: float, i22: float
 ) -> tuple[float, float]:
@@ -259,17 +269,11 @@ def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float
         c1 = _speed(motion, impact, k1, NORMAL) - k12 * x[k0] - k22 * x[k1]
         n0, n1 = _lcp2(c0, c1, k11, k12, k22, k22 / det, -k12 / det, k11 / det)
         for k, new in ((k0, n0), (k1, n1)):
-            d = new - x[k]
-            x[k] = new
-            change = max(change, abs(d))
-            _push(motion, impact, k, NORMAL, d)
+            change = max(change, _set_impulse(motion, impact, k, NORMAL, x, new))
         return change
     for k in range(first, last):
         new = max(x[k] - impact.prepared.normal_mass[k] * _speed(motion, impact, k, NORMAL), 0.0)
-        d = new - x[k]
-        x[k] = new
-        change = max(change, abs(d))
-        _push(motion, impact, k, NORMAL, d)
+        change = max(change, _set_impulse(motion, impact, k, NORMAL, x, new))
     return change
 
 
@@ -286,10 +290,7 @@ def _friction_rows(
     for k in range(offsets[g], offsets[g + 1]):
         limit = prepared.friction[k] * scale[k] * load[k]
         new = min(max(f[k] - prepared.tangent_mass[k] * _speed(motion, impact, k, TANGENT), -limit), limit)
-        d = new - f[k]
-        f[k] = new
-        change = max(change, abs(d))
-        _push(motion, impact, k, TANGENT, d)
+        change = max(change, _set_impulse(motion, impact, k, TANGENT, f, new))
     return change
 
 
