@@ -50,6 +50,17 @@ class Prepared(NamedTuple):
     state: np.ndarray
 
 
+@njit(cache=True, inline="always")
+def _pair_run(pair_index: np.ndarray, first: int, c: int) -> tuple[int, int]:
+    """The points of one pair are consecutive: ``(pair, last)``, the pair of point ``first``
+    and the end (exclusive) of its run among the ``c`` points of ``pair_index``."""
+    p = pair_index[first]
+    last = first + 1
+    while last < c and pair_index[last] == p:
+        last += 1
+    return p, last
+
+
 @njit(cache=True)
 def _empty_prepared(c: int) -> Prepared:
     return Prepared(
@@ -96,10 +107,7 @@ def prepare_manifolds(
     friction, restitution, approach, _, _, toi, state = prepared[6:]
     first = 0
     while first < c:
-        p = pair_index[first]
-        last = first + 1
-        while last < c and pair_index[last] == p:
-            last += 1
+        p, last = _pair_run(pair_index, first, c)
         a = pairs[p, 0]
         b = pairs[p, 1]
         pax = position[a, 0]
@@ -230,10 +238,7 @@ def match_previous(
     q = 0
     first = 0
     while first < c:
-        p = pair_index[first]
-        last = first + 1
-        while last < c and pair_index[last] == p:
-            last += 1
+        p, last = _pair_run(pair_index, first, c)
         a = pairs[p, 0]
         b = pairs[p, 1]
         while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
