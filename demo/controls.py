@@ -73,6 +73,19 @@ _LEFT = _keys("attract", "MOUSE_LEFT")
 _RIGHT = _keys("repel", "MOUSE_RIGHT")
 _ENTER = _keys("reset_count", "ENTER", "KP_ENTER")
 
+
+def _material_keys(material: str, up: str, down: str, help: str) -> Binding:
+    """The original's pair of digit keys (on the main row or the keypad) raising and lowering
+    one material of the moving bodies: actions ``<material>_up`` and ``<material>_down``."""
+    inputs = _keys(f"{material}_up", up, f"KP_{up}") + _keys(f"{material}_down", down, f"KP_{down}")
+    return Binding(f"{up} / {down}", inputs, help, "original", needs=_MATERIAL)
+
+
+def _player_fire(what: str, feature: str) -> Binding:
+    """Either mouse button fires ``what`` from the player in scenes with ``feature``."""
+    help = f"fire {what} from the player at the cursor (held: repeats)"
+    return Binding("left / right mouse", _LEFT + _RIGHT, help, "scene", HOLD, (feature,))
+
 BINDINGS: tuple[Binding, ...] = (
     # The original T7 demo's controls.
     Binding("left mouse", _LEFT, "attract bodies to the cursor (held)", "original", HOLD, ("attract",)),
@@ -95,27 +108,9 @@ BINDINGS: tuple[Binding, ...] = (
     Binding(
         "Space", _keys("regenerate", "SPACE"), "new random bodies", "original", needs=("random", "moving")
     ),
-    Binding(
-        "7 / 4",
-        _keys("friction_up", "7", "KP_7") + _keys("friction_down", "4", "KP_4"),
-        "dynamic friction +/- 0.05 (0..1)",
-        "original",
-        needs=_MATERIAL,
-    ),
-    Binding(
-        "8 / 5",
-        _keys("restitution_up", "8", "KP_8") + _keys("restitution_down", "5", "KP_5"),
-        "restitution +/- 0.05 (0..1)",
-        "original",
-        needs=_MATERIAL,
-    ),
-    Binding(
-        "9 / 6",
-        _keys("static_friction_up", "9", "KP_9") + _keys("static_friction_down", "6", "KP_6"),
-        "static friction +/- 0.01 (0..1.5)",
-        "original",
-        needs=_MATERIAL,
-    ),
+    _material_keys("friction", "7", "4", "dynamic friction +/- 0.05 (0..1)"),
+    _material_keys("restitution", "8", "5", "restitution +/- 0.05 (0..1)"),
+    _material_keys("static_friction", "9", "6", "static friction +/- 0.01 (0..1.5)"),
     Binding("Esc", _keys("quit", "ESCAPE"), "quit", "original"),
     # Ours.
     Binding("o", _keys("single_step", "O"), "one step while paused", "program"),
@@ -169,22 +164,8 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("arrows", _ARROWS, "move polygon A (held)", "scene", HOLD, ("pair",)),
     Binding("arrows", _ARROWS, "push the player (held)", "scene", HOLD, ("player",)),
     Binding("left mouse", _LEFT, "set A's motion toward the cursor", "scene", HOLD, ("aim",)),
-    Binding(
-        "left / right mouse",
-        _LEFT + _RIGHT,
-        "fire a bullet from the player at the cursor (held: repeats)",
-        "scene",
-        HOLD,
-        ("bullets",),
-    ),
-    Binding(
-        "left / right mouse",
-        _LEFT + _RIGHT,
-        "fire the laser from the player at the cursor (held: repeats)",
-        "scene",
-        HOLD,
-        ("laser",),
-    ),
+    _player_fire("a bullet", "bullets"),
+    _player_fire("the laser", "laser"),
     Binding("left drag", _LEFT, "drag a shape (with Shift: turn it)", "scene", HOLD, ("drag",)),
     Binding("Enter", _ENTER, "separate A from B (push A out by the MTD)", "scene", PRESS, ("separate",)),
     Binding(
