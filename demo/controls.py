@@ -86,6 +86,7 @@ def _player_fire(what: str, feature: str) -> Binding:
     help = f"fire {what} from the player at the cursor (held: repeats)"
     return Binding("left / right mouse", _LEFT + _RIGHT, help, "scene", HOLD, (feature,))
 
+
 BINDINGS: tuple[Binding, ...] = (
     # The original T7 demo's controls.
     Binding("left mouse", _LEFT, "attract bodies to the cursor (held)", "original", HOLD, ("attract",)),

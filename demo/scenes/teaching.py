@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,7 @@ from collision import Hit, World, explain, find_mtd, intersect, sweep
 from collision.shapes import Polygon
 from demo.draw import palette
 from demo.scenes import figures
-from demo.scenes.base import MOVES, FrameInput, Scene, fixed_count_fields, wrap_angle
+from demo.scenes.base import MOVES, Builder, FrameInput, Scene, fixed_count_fields, wrap_angle
 
 #: The original's window: 100 units high, 4:3.
 VIEW = (0.0, 0.0, 400.0 / 3.0, 100.0)
@@ -268,35 +269,32 @@ def overlap_a_with_b(scene: PairScene) -> None:
         world.position[0] = world.position[1] + direction * reach
 
 
-def build_sat(seed: int = 0, bodies: int | None = None) -> SatScene:
-    scene: SatScene = pair_scene(
-        "sat",
-        seed,
-        [
-            "sat (Tutorial 1, the separating axis): each row is one edge normal with A's (white) and "
-            "B's (blue) shadows on it; one gap is enough to prove them apart",
-            "arrows move A, '.' / ',' test the axes one at a time, Space: new polygons",
-        ],
-        kind=SatScene,
-        traits=frozenset({"axes"}),
-    )
-    scene.step = 0
-    overlap_a_with_b(scene)
-    return scene
+#: The scenes of the separating axis by name: what the first help line says, the keys line, the
+#: trait that gives the scene its keys, and the axis shown first (None: all).
+_SAT_SCENES: dict[str, tuple[str, str, str, int | None]] = {
+    "sat": (
+        "sat (Tutorial 1, the separating axis): each row is one edge normal with A's (white) and "
+        "B's (blue) shadows on it; one gap is enough to prove them apart",
+        "arrows move A, '.' / ',' test the axes one at a time, Space: new polygons",
+        "axes",
+        0,
+    ),
+    "mtd": (
+        "mtd (Tutorial 2, the push vector): every overlapping axis pushes A out by its overlap; "
+        "the shortest push is the MTD",
+        "arrows move A, Enter separates by the MTD, Space: new polygons",
+        "separate",
+        None,
+    ),
+}
 
 
-def build_mtd(seed: int = 0, bodies: int | None = None) -> SatScene:
-    scene: SatScene = pair_scene(
-        "mtd",
-        seed,
-        [
-            "mtd (Tutorial 2, the push vector): every overlapping axis pushes A out by its overlap; "
-            "the shortest push is the MTD",
-            "arrows move A, Enter separates by the MTD, Space: new polygons",
-        ],
-        kind=SatScene,
-        traits=frozenset({"separate"}),
-    )
+def sat_scene(name: str, seed: int = 0, bodies: int | None = None) -> SatScene:
+    """The separating-axis scene ``name`` (a key of ``_SAT_SCENES``), A overlapping B a little;
+    ``bodies`` is unused (two)."""
+    what, keys, trait, step = _SAT_SCENES[name]
+    scene: SatScene = pair_scene(name, seed, [what, keys], kind=SatScene, traits=frozenset({trait}))
+    scene.step = step
     overlap_a_with_b(scene)
     return scene
 
@@ -383,12 +381,39 @@ class SweptScene(PairScene):
 
 _SWEPT_HELP = "left mouse: launch A toward the cursor; arrows move A; Enter separates"
 
+#: The scenes of the swept test by name: what the first help line says, the keys line, whether
+#: the shapes spin, whether the contact pairs are drawn.
+_SWEPT_SCENES = {
+    "swept": (
+        "swept (Tutorial 3, fast movers): each axis's bar is when its shadows overlap; the hit is "
+        "the latest entry, if it comes before the earliest exit",
+        _SWEPT_HELP,
+        False,
+        False,
+    ),
+    "rotation": (
+        "rotation (Tutorial 5, turning shapes): the swept test on the shapes as they are turned now; "
+        "watch the time windows shift as they spin",
+        f"{_SWEPT_HELP}; a: spin on / off, p: pause",
+        True,
+        False,
+    ),
+    "contacts": (
+        "contacts (Tutorial 6, contact points): the support points of each shape along the normal, "
+        "and the pairs made of them (red)",
+        f"{_SWEPT_HELP}; a: spin on / off",
+        True,
+        True,
+    ),
+}
 
-def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs: bool) -> SweptScene:
+
+def swept_scene(name: str, seed: int = 0, bodies: int | None = None) -> SweptScene:
+    """The swept-test scene ``name`` (a key of ``_SWEPT_SCENES``); ``bodies`` is unused (two)."""
+    what, keys, spins, pairs = _SWEPT_SCENES[name]
     traits = frozenset({"separate", "aim"} | ({"spin"} if spins else set()))
-    scene: SweptScene = pair_scene(
-        name, seed, help_lines, sides=(2, 7) if name == "rotation" else (3, 8), kind=SweptScene, traits=traits
-    )
+    sides = (2, 7) if name == "rotation" else (3, 8)
+    scene: SweptScene = pair_scene(name, seed, [what, keys], sides=sides, kind=SweptScene, traits=traits)
     world = scene.world
     if intersect(scene.a, scene.b):
         # Start apart, so the first picture is a future hit: A moved out along the centre line.
@@ -401,33 +426,6 @@ def swept_scene(name: str, seed: int, help_lines: list[str], spins: bool, pairs:
     scene.show_pairs = pairs
     scene.spinning = spins
     return scene
-
-
-def build_swept(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [
-        "swept (Tutorial 3, fast movers): each axis's bar is when its shadows overlap; the hit is "
-        "the latest entry, if it comes before the earliest exit",
-        _SWEPT_HELP,
-    ]
-    return swept_scene("swept", seed, help_lines, spins=False, pairs=False)
-
-
-def build_rotation(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [
-        "rotation (Tutorial 5, turning shapes): the swept test on the shapes as they are turned now; "
-        "watch the time windows shift as they spin",
-        f"{_SWEPT_HELP}; a: spin on / off, p: pause",
-    ]
-    return swept_scene("rotation", seed, help_lines, spins=True, pairs=False)
-
-
-def build_contacts(seed: int = 0, bodies: int | None = None) -> SweptScene:
-    help_lines = [
-        "contacts (Tutorial 6, contact points): the support points of each shape along the normal, "
-        "and the pairs made of them (red)",
-        f"{_SWEPT_HELP}; a: spin on / off",
-    ]
-    return swept_scene("contacts", seed, help_lines, spins=True, pairs=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -461,11 +459,11 @@ def build_clipping(seed: int = 0, bodies: int | None = None) -> ClippingScene:
     return scene
 
 
-BUILDERS = {
-    "sat": build_sat,
-    "mtd": build_mtd,
-    "swept": build_swept,
-    "rotation": build_rotation,
-    "contacts": build_contacts,
+BUILDERS: dict[str, Builder] = {
+    "sat": partial(sat_scene, "sat"),
+    "mtd": partial(sat_scene, "mtd"),
+    "swept": partial(swept_scene, "swept"),
+    "rotation": partial(swept_scene, "rotation"),
+    "contacts": partial(swept_scene, "contacts"),
     "clipping": build_clipping,
 }
