@@ -14,6 +14,7 @@ gets the interpreter back within a millisecond of asking.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import subprocess
@@ -36,6 +37,20 @@ BUSY_SWITCH_INTERVAL = 0.0005
 CHILD_NICENESS = WORKER_NICENESS = 5
 #: Lines of the child's error output kept to explain a failure.
 ERROR_LINES = 12
+
+
+def settle_heap() -> None:
+    """Collect the garbage that loading kernels leaves (numba's compiler makes reference cycles)
+    and freeze what survives out of the cyclic collector's reach.
+
+    Python's full collection walks every tracked object: with the engine and numba loaded that
+    is over a hundred thousand, 100-140 ms in which no thread runs, a frozen frame whenever the
+    collector decides. After a freeze a collection walks only the objects made since, so this
+    one costs what the last piece of work left, and the drawing thread's own collections stay
+    small. Scenes and worlds are freed by reference counting, frozen or not.
+    """
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass
@@ -177,6 +192,7 @@ class Loader:
                 sys.setswitchinterval(BUSY_SWITCH_INTERVAL)
                 try:
                     self._run(item)
+                    settle_heap()
                 finally:
                     sys.setswitchinterval(self._default_interval)
         except BaseException as exc:  # the program must hear of it, not lose the thread silently

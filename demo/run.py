@@ -15,6 +15,7 @@ Imports nothing slow at module level: the engine and OpenGL come in as the progr
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import sys
@@ -81,6 +82,39 @@ class Pacer:
             self.next = now
 
 
+class CollectorPauses:
+    """Time spent in Python's cyclic garbage collector (any thread: it holds the interpreter),
+    between ``start()`` and ``stop()``: ``take()`` returns the ms since the last take;
+    ``longest`` the longest single collection (ms), ``count`` the collections."""
+
+    def __init__(self) -> None:
+        self._since = 0.0
+        self._started: float | None = None
+        self.longest = 0.0
+        self.count = 0
+
+    def start(self) -> None:
+        gc.callbacks.append(self._callback)
+
+    def stop(self) -> None:
+        if self._callback in gc.callbacks:
+            gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, _info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            ms = (time.perf_counter() - self._started) * 1000.0
+            self._started = None
+            self._since += ms
+            self.longest = max(self.longest, ms)
+            self.count += 1
+
+    def take(self) -> float:
+        ms, self._since = self._since, 0.0
+        return ms
+
+
 # ----------------------------------------------------------------------------------------------
 # The start-up frames.
 
@@ -135,6 +169,7 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         frames = 1
         loader = Loader(args.scene, args.seed, args.bodies, args.solver)
         loader.start()
+        renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
         ticket = loader.submit("the first scene", lambda: _build_first(args), needs=_first_needs(args))
         pacer = Pacer(STARTUP_FRAME_RATE)
         while not ticket.done:
@@ -228,10 +263,13 @@ def _run_frames(
     swap_ms: list[float] = []
     interval_ms: list[float] = []
     first_scene_s = None
-    slow: list[tuple[float, str]] = []  # (frame ms, the scene and what happened in the frame)
+    # (frame ms, the scene and what happened in the frame, where its time went in ms)
+    slow: list[tuple[float, str, dict[str, float]]] = []
+    pauses = CollectorPauses()
     saved = False
     pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP)) if ctx.is_window else None
     previous_start = None
+    pauses.start()
     while app.running and (frames is None or app.frame_count < frames):
         t_loop = time.perf_counter()
         if previous_start is not None:
@@ -257,13 +295,20 @@ def _run_frames(
             draw_calls.append(app.renderer.draw_calls)
         loop_ms.append((t_end - t_loop) * 1000.0)
         what = ",".join(app.frame_actions) or (f"building {app.pending_name}" if app.pending else "")
-        slow.append((loop_ms[-1], f"{app.scene.name}: {what}"))
+        parts = {
+            "physics": app.profile["physics_ms"][-1],
+            "draw": app.profile["draw_ms"][-1],
+            "swap": (t_end - t_swap) * 1000.0,
+            "gc": pauses.take(),
+        }
+        slow.append((loop_ms[-1], f"{app.scene.name} (frame {app.frame_count}): {what}", parts))
         if first_scene_s is None:
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
         if pacer is not None:
             pacer.wait()
+    pauses.stop()
     if args.screenshot is not None and not saved:
         app.draw()  # the window closed early: draw the final state and save it
         app.save_screenshot(args.screenshot)
@@ -306,7 +351,13 @@ def _run_frames(
             "draw_gl_ms_median": median(app.profile["draw_gl_ms"]),
             "step_ms_median": median(list(app.step_ms)),
             "draw_calls_per_frame": max(draw_calls) if draw_calls else 0,
-            "slowest_frames": [[round(ms, 1), what] for ms, what in sorted(slow[1:], reverse=True)[:8]],
+            # Each with where its time went (physics, drawing, the swap, the garbage collector).
+            "slowest_frames": [
+                [round(ms, 1), what, {k: round(v, 1) for k, v in parts.items()}]
+                for ms, what, parts in sorted(slow[1:], key=lambda entry: entry[0], reverse=True)[:8]
+            ],
+            "gc_ms_max": round(pauses.longest, 1),
+            "gc_count": pauses.count,
             "cpu_s": round(time.process_time(), 3),
         }
         print(json.dumps(report), file=out, flush=True)

@@ -24,11 +24,14 @@ from demo.draw.batch import OverlayBatch
 from demo.draw.camera import Camera
 from demo.draw.mesh import (
     FILL_FLOATS,
+    KIND_MOVING,
+    KIND_STATIC,
     LINE_PX,
     LINE_QUAD_FLOATS,
     OUTLINE_COLORS,
     POSE_WIDTH,
     VERTEX_FLOATS,
+    BodyMesh,
     line_quads,
 )
 from demo.draw.palette import BACKGROUND
@@ -365,6 +368,39 @@ class Renderer:
         GL.glDeleteTextures([self.atlas_texture])
         self.atlas_texture = _texture(self.atlas.image, repeat=False)
         self.text = TextBatch(self.atlas)
+
+    def prime(self, framebuffer: int, width: int, height: int) -> None:
+        """Draw a throwaway frame with every batch kind into ``framebuffer`` (the next frame
+        clears it): a static and a moving body, an overlay fill, a line, a point and text,
+        through the background's path and the clear's.
+
+        A driver compiles the code for a combination of program and state when it is first
+        drawn with; a software rasteriser takes tens of milliseconds for each. Priming during
+        the start-up frames keeps that out of the scene's first frames.
+        """
+        mesh = BodyMesh()
+        square = np.array([[[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]]] * 2)
+        counts = np.array([4, 4], dtype=np.int64)
+        kinds = np.array([KIND_STATIC, KIND_MOVING], dtype=np.int64)
+        body_fills = mesh.body_fills(square, counts, kinds)
+        poses = mesh.poses(np.array([[3.0, 3.0], [6.0, 6.0]]), np.zeros(2))
+        bodies = (body_fills, mesh.version, poses, mesh.static_vertices, mesh.static_key(poses))
+        overlay = OverlayBatch()
+        overlay.add_polygon(square[0] + 5.0, (1.0, 1.0, 1.0, 0.5), (1.0, 1.0, 1.0, 1.0))
+        overlay.add_points(np.array([[5.0, 5.0]]), (1.0, 1.0, 1.0, 1.0))
+        self.text.clear()
+        self.text.add("polycolly", 0.0, 0.0, (1.0, 1.0, 1.0, 1.0))
+        self.text.add_rect(0.0, 0.0, 8.0, 8.0, (0.0, 0.0, 0.0, 0.5))
+        text = self.text.vertices()
+        camera = Camera((0.0, 0.0, 10.0, 10.0), width, height)
+        batches = (overlay.fills(), overlay.lines(), overlay.points(), text)
+        for _ in range(2):  # the second time the static bodies are steady: the background's path
+            self.draw(framebuffer, width, height, camera, *batches, bodies)
+        self.draw(framebuffer, width, height, camera, *batches, None)
+        GL.glFinish()
+        self._background_key = self._last_static_key = None
+        for buffer in self.fill_buffers:
+            buffer.version = -1
 
     def draw_text_only(self, framebuffer: int, width: int, height: int, text: np.ndarray) -> None:
         """Clear and draw only ``text`` (the start-up frame: no world yet)."""

@@ -222,3 +222,30 @@ def test_hidpi_scale_change_keeps_the_cursor_and_the_world(make_app: Any, monkey
         assert image[int(y), int(x), 2] > 90
     for name in ("position", "angle", "velocity", "angular_velocity"):
         assert np.isfinite(getattr(app.world, name)).all()
+
+
+def test_priming_the_renderer_leaves_no_trace_in_the_frames_after(ctx: Any) -> None:
+    """The start-up's throwaway frame (every batch kind, both paths of the static bodies) changes
+    nothing the scene's frames show: pixel for pixel the frames of an unprimed renderer."""
+    import io
+
+    from demo.app import App
+    from demo.draw.render import Renderer
+
+    def frames(prime: bool) -> list[np.ndarray]:
+        renderer = Renderer()
+        if prime:
+            renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
+        app = App(ctx, _two_box_scene(), renderer=renderer, out=io.StringIO())
+        app.show["contacts"] = app.show["velocities"] = True
+        app.world.set_velocity(1, (-20.0, 0.0))
+        shots = []
+        for _ in range(3):
+            app.frame(1 / 60)
+            shots.append(app.ctx.read_pixels())
+        return shots
+
+    plain, primed = frames(False), frames(True)
+    assert not np.array_equal(plain[0], plain[2])  # the frames show motion, not one picture
+    for a, b in zip(plain, primed, strict=True):
+        assert np.array_equal(a, b)
