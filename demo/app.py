@@ -14,6 +14,7 @@ import itertools
 import sys
 import time
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -32,6 +33,7 @@ from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
 from demo.loading import Loader, Ticket
 from demo.recording import MAX_FRAME_DT  # the longest frame taken into account, live or replayed
 from demo.scenes import Scene
+from demo.scenes.base import FrameInput
 
 #: The help stays up this long (s of real time) after the program starts, a scene is shown, the
 #: game is unpaused or `h` is pressed, unless a key or button is pressed first; it then fades
@@ -222,6 +224,11 @@ class App(Simulation):
         self.message = message
         self._message_age = 0.0
         print(message, file=self.out, flush=True)
+
+    def frame_input(self) -> FrameInput:
+        """The input the scene's hooks see now, with the width of a label at this zoom."""
+        atlas, unit = self.renderer.text.atlas, self.camera.pixels_per_unit
+        return replace(super().frame_input(), text_width=lambda text: atlas.text_width(text) / unit)
 
     def cursor_pixels(self) -> np.ndarray:
         """The cursor in framebuffer pixels (window coordinates scaled for HiDPI)."""

@@ -55,12 +55,15 @@ class FrameInput:
     """The input of one frame as the scene hooks see it.
 
     ``held``: the held actions ("attract", "move_left", ...); ``cursor (2,)``: the cursor in
-    world units; ``shift``: whether Shift was down at the last press.
+    world units; ``shift``: whether Shift was down at the last press; ``text_width``: how wide
+    a label (``add_text``) is drawn, in world units at this frame's zoom (None where nothing is
+    drawn): labels are pixels wide, so figures lay their columns out with it.
     """
 
     held: frozenset[str] = frozenset()
     cursor: np.ndarray = field(default_factory=lambda: np.zeros(2))
     shift: bool = False
+    text_width: Callable[[str], float] | None = None
 
     def direction(self) -> np.ndarray:
         """The held arrow keys as a direction (2,) (components -1, 0 or 1)."""

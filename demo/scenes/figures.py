@@ -17,7 +17,8 @@ their view free for it).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -29,18 +30,55 @@ from demo.draw import palette
 AXIS_MARGIN, BAR_GAP = 4.0, 0.9
 #: Rows of a panel are at most this tall (world units); text needs about 3.5.
 ROW_MAX = 6.0
+#: A panel's label column takes at most this fraction of its width; a gap this wide (as text)
+#: separates the labels from the bars.
+LABEL_MAX_FRACTION, LABEL_GAP = 0.5, "  "
 
 
 @dataclass(frozen=True)
 class Panel:
     """A world rectangle ``x0, y0, x1, y1`` for a figure's rows; ``label`` units of it on the left
-    hold each row's name."""
+    hold each row's name. ``text_width``: a label's width in world units at the frame's zoom
+    (FrameInput.text_width): with it the label column is as wide as the labels (:meth:`fit`)."""
 
     x0: float
     y0: float
     x1: float
     y1: float
     label: float = 11.0
+    text_width: Callable[[str], float] | None = field(default=None, compare=False)
+    #: Where the labels start: x0, or left of it when they are wider than the column may be.
+    label_x: float | None = None
+
+    @property
+    def text_x(self) -> float:
+        """The left end of the row names."""
+        return self.x0 if self.label_x is None else self.label_x
+
+    def measured(self, text_width: Callable[[str], float] | None) -> Panel:
+        """This panel with the frame's label measure."""
+        return replace(self, text_width=text_width)
+
+    def _needed(self, labels: Iterable[str]) -> float:
+        assert self.text_width is not None
+        widest = max((self.text_width(text) for text in labels), default=0.0)
+        return widest + self.text_width(LABEL_GAP)
+
+    def fits(self, labels: Iterable[str]) -> bool:
+        """Whether ``labels`` fit in a label column of at most LABEL_MAX_FRACTION of the panel
+        (always, without a measure)."""
+        return self.text_width is None or self._needed(labels) <= LABEL_MAX_FRACTION * (self.x1 - self.x0)
+
+    def fit(self, labels: Iterable[str]) -> Panel:
+        """This panel with its label column as wide as the widest of ``labels`` and a gap
+        (labels are pixels wide: at a small size or zoom they take more world units), at most
+        LABEL_MAX_FRACTION of the panel, the labels then starting left of the panel so that
+        they still end before the bars; unchanged without a measure."""
+        if self.text_width is None:
+            return self
+        needed = self._needed(labels)
+        label = min(needed, LABEL_MAX_FRACTION * (self.x1 - self.x0))
+        return replace(self, label=label, label_x=self.x0 + label - needed)
 
     def rows(self, count: int) -> tuple[np.ndarray, float]:
         """Centre heights (count,) of ``count`` rows from the top, and the row height."""
@@ -67,7 +105,7 @@ def _bar(batch: Any, x0: float, x1: float, y: float, thickness: float, color: An
 
 def _row_box(batch: Any, panel: Panel, y: float, height: float, color: Any) -> None:
     """A frame around the panel row at height ``y``: the row that matters."""
-    batch.add_boxes([panel.x0 - 0.5, y - 0.5 * height], [panel.x1 + 0.5, y + 0.5 * height], color)
+    batch.add_boxes([panel.text_x - 0.5, y - 0.5 * height], [panel.x1 + 0.5, y + 0.5 * height], color)
 
 
 def _face_edge(a: np.ndarray, b: np.ndarray, axes: explain.Axes, f: int) -> np.ndarray:
@@ -114,14 +152,24 @@ def draw_axes(
     count = len(axes.gap)
     if count == 0:
         return ["two points: no faces to test; they touch only when they coincide"]
-    ys, height = panel.rows(count)
-    spans = np.concatenate([axes.interval_a, axes.interval_b], axis=1)
-    centres = 0.5 * (spans.min(axis=1) + spans.max(axis=1))
-    scale = (panel.bar_x[1] - panel.bar_x[0]) / float(np.max(spans.max(axis=1) - spans.min(axis=1)) + 1e-9)
     tested = count if step is None else min(step + 1, count)
     first = axes.first_separating
     if first >= 0:
         tested = min(tested, first + 1)  # the early out: nothing after it is looked at
+    names = [face_name(axes, f) for f in range(count)]
+    labels = list(names)
+    for f in range(tested):
+        labels[f] += " apart" if axes.gap[f] > 0.0 else (f" {-axes.gap[f]:.1f}" if mtd else "")
+    # Room for the widest a label gets, so the bars do not shift as the numbers change; in a
+    # window too small for that, the faces' names alone (the status lines give the numbers).
+    widest = "A00 apart"
+    if not panel.fits([*labels, widest]):
+        labels, widest = names, "A00"
+    panel = panel.fit([*labels, widest])
+    ys, height = panel.rows(count)
+    spans = np.concatenate([axes.interval_a, axes.interval_b], axis=1)
+    centres = 0.5 * (spans.min(axis=1) + spans.max(axis=1))
+    scale = (panel.bar_x[1] - panel.bar_x[0]) / float(np.max(spans.max(axis=1) - spans.min(axis=1)) + 1e-9)
     for f in range(count):
         y = ys[f]
         apart = axes.gap[f] > 0.0
@@ -134,10 +182,7 @@ def draw_axes(
         bar = 0.28 * height
         _bar(batch, x[0], x[1], y + 0.3 * height, bar, palette.faded(palette.AXIS_A, alpha))
         _bar(batch, x[2], x[3], y - 0.3 * height + bar * 0.5, bar, palette.faded(palette.AXIS_B, alpha))
-        label = face_name(axes, f)
-        if not faded:
-            label += " apart" if apart else (f" {-axes.gap[f]:.1f}" if mtd else "")
-        batch.add_text(label, (panel.x0, y + 0.45 * height), palette.faded(color, alpha))
+        batch.add_text(labels[f], (panel.text_x, y + 0.45 * height), palette.faded(color, alpha))
     status = []
     current = first if first >= 0 and tested == first + 1 else tested - 1
     if mtd and axes.chosen >= 0:
@@ -186,6 +231,9 @@ def draw_timeline(batch: Any, a: np.ndarray, b: np.ndarray, axes: explain.Axes, 
     0..t_max; the latest entry, the earliest exit and what they prove. Returns status lines."""
     count = len(axes.gap)
     velocity_row = 1 if axes.velocity_axis.any() else 0
+    names = [face_name(axes, f) for f in range(count)]
+    apart_word = " apart" if panel.fits(["time", "v apart", *names]) else ""  # else too small
+    panel = panel.fit(["time", f"v{apart_word}", *names])
     ys, height = panel.rows(count + velocity_row + 1)
     x0, x1 = panel.bar_x
     scale_y = ys[0] + 0.3 * height
@@ -194,14 +242,14 @@ def draw_timeline(batch: Any, a: np.ndarray, b: np.ndarray, axes: explain.Axes, 
         x = time_x(panel, t * axes.t_max, axes.t_max)
         batch.add_lines(np.array([[[x, scale_y - 0.6], [x, scale_y + 0.6]]]), palette.AXIS_LINE)
         batch.add_text(f"{t * axes.t_max:g}", (x - 1.0, scale_y + 3.2), palette.LABEL_TEXT)
-    batch.add_text("time", (panel.x0, scale_y + 1.6), palette.LABEL_TEXT)
+    batch.add_text("time", (panel.text_x, scale_y + 1.6), palette.LABEL_TEXT)
     status = []
     if velocity_row:
         y = ys[1]
         ia, ib = axes.velocity_interval_a, axes.velocity_interval_b
         apart = ia[0] > ib[1] or ib[0] > ia[1]
         color = palette.AXIS_APART if apart else palette.AXIS_OVERLAP
-        batch.add_text("v" + (" apart" if apart else ""), (panel.x0, y + 0.45 * height), color)
+        batch.add_text("v" + (apart_word if apart else ""), (panel.text_x, y + 0.45 * height), color)
         lo, hi = min(ia[0], ib[0]), max(ia[1], ib[1])
         k = (x1 - x0) / max(hi - lo, 1e-9)
         _bar(
@@ -229,7 +277,7 @@ def draw_timeline(batch: Any, a: np.ndarray, b: np.ndarray, axes: explain.Axes, 
         color = palette.AXIS_OVERLAP if axes.gap[f] <= 0.0 else palette.AXIS_WINDOW
         if f == axes.chosen:
             _row_box(batch, panel, y, height, palette.TOI)
-        batch.add_text(face_name(axes, f), (panel.x0, y + 0.45 * height), palette.LABEL_TEXT)
+        batch.add_text(face_name(axes, f), (panel.text_x, y + 0.45 * height), palette.LABEL_TEXT)
         if start <= end:
             xs = time_x(panel, start, axes.t_max), time_x(panel, end, axes.t_max)
             _bar(batch, xs[0], xs[1], y, 0.45 * height, color)
@@ -302,18 +350,19 @@ def draw_support_panel(
         ("A", "A: lowest along n first", a, a @ normal, support.support_a, palette.AXIS_A),
         ("B", "B: highest along n first", b, -(b @ normal), support.support_b, palette.AXIS_B),
     )
+    panel = panel.fit([f"{name}{len(vertices)}" for name, _, vertices, *_ in groups])
     ys, height = panel.rows(len(a) + len(b) + 2)
     x0, x1 = panel.bar_x
     top = max(float(np.ptp(g[3])) for g in groups) or 1.0
     row = 0
     for name, title, vertices, heights, chosen, color in groups:
-        batch.add_text(title, (panel.x0, ys[row] + 0.45 * height), color)
+        batch.add_text(title, (panel.text_x, ys[row] + 0.45 * height), color)
         row += 1
         for i in np.argsort(heights, kind="stable"):
             y = ys[row]
             picked = bool(np.any(np.all(np.isclose(chosen, vertices[i], atol=1e-9), axis=1)))
             rise = float(heights[i] - heights.min())
-            batch.add_text(f"{name}{i + 1}", (panel.x0, y + 0.45 * height), color)
+            batch.add_text(f"{name}{i + 1}", (panel.text_x, y + 0.45 * height), color)
             _bar(
                 batch,
                 x0,

@@ -242,7 +242,7 @@ class SatScene(PairScene):
         axes = explain.separating_axes(a, b)
         self.colour_by_overlap(axes.first_separating < 0)
         mtd = "separate" in self.traits
-        self.status = figures.draw_axes(batch, a, b, axes, PANEL, self.step, mtd)
+        self.status = figures.draw_axes(batch, a, b, axes, PANEL.measured(frame.text_width), self.step, mtd)
 
 
 #: sat and mtd start with A overlapping B by this fraction of the smaller polygon's inner radius.
@@ -364,7 +364,9 @@ class SweptScene(PairScene):
             start = centre + motion * hit.t
             batch.add_arrows(start, start + hit.normal * FUTURE_NORMAL_LENGTH, palette.WHITE)
         if not self.show_pairs:
-            self.status = figures.draw_timeline(batch, result.a, result.b, result.axes, PANEL)
+            self.status = figures.draw_timeline(
+                batch, result.a, result.b, result.axes, PANEL.measured(frame.text_width)
+            )
             if hit is not None and hit.overlapping:
                 self.status.append("Enter separates them")
         elif hit is None or result.support is None:
@@ -372,7 +374,9 @@ class SweptScene(PairScene):
         else:
             when = f"at t = {hit.t:.3f}" if hit.t > 0 else "now (overlapping)"
             a_then = result.a + motion * hit.t
-            figures.draw_support_panel(batch, a_then, result.b, hit.normal, result.support, PANEL)
+            figures.draw_support_panel(
+                batch, a_then, result.b, hit.normal, result.support, PANEL.measured(frame.text_width)
+            )
             self.status = [
                 f"contact {when}: the support points, A's lowest along n (white), B's highest (blue)",
                 figures.draw_support(batch, result.support, hit.normal),

@@ -5,6 +5,7 @@ and each figure draws in a real offscreen frame."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -324,3 +325,36 @@ def test_rigid_under_the_tutorial_solver_explains_its_latest_impact() -> None:
         assert "seed 004's formula" in scene.status[0]
         return
     pytest.fail("no impact explained in 120 steps of the rigid scene")
+
+
+@pytest.mark.parametrize("name", ["sat", "mtd", "swept", "rotation", "contacts"])
+@pytest.mark.parametrize("size", [(320, 240), (800, 600), (1280, 800)])
+def test_panel_labels_end_before_the_bars_at_any_size(
+    make_app: Any, name: str, size: tuple[int, int]
+) -> None:
+    """A panel's row names are drawn in pixels and its bars in world units: at every window size
+    each name ends (in pixels, as drawn) left of the bars of the panel."""
+    app = make_app(scene=scenes.build_scene(name))
+    app.ctx.resize(*size)
+    for _ in range(3):
+        app.frame(FRAME_S)
+    batch = FigureBatch()
+    frame = app.frame_input()
+    app.scene.on_overlay(batch, frame)
+    panel_x0 = teaching.PANEL.x0
+    bars = [poly for kind, poly, _ in batch.items if kind == "polygon" and poly[:, 0].min() >= panel_x0]
+    texts = [data for kind, data, _ in batch.items if kind == "text"]
+    # The row names share one left end (the panel's, or left of it in a small window).
+    column = Counter(round(float(point[0]), 6) for _, point in texts).most_common(1)[0][0]
+    assert column <= panel_x0 + 1e-9
+    labels = [(text, point) for text, point in texts if round(float(point[0]), 6) == column]
+    assert bars and labels, (len(bars), len(labels))
+    bar_left = app.camera.world_to_screen(np.array([min(b[:, 0].min() for b in bars), 0.0]))[0]
+    atlas = app.renderer.text.atlas
+    for text, point in labels:
+        if any(t in text for t in ("lowest", "highest")):
+            continue  # the support panel's group titles run across the panel, above their rows
+        right = app.camera.world_to_screen(point)[0] + atlas.text_width(text)
+        assert right < bar_left, (
+            f"{name} at {size}: label {text!r} ends at {right:.0f} px, bars begin at {bar_left:.0f}"
+        )
