@@ -40,6 +40,11 @@ from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LE
 FEATURE_FACE = 0
 FEATURE_VERTEX = 1
 
+#: Where the manifold steps write their points: the first shape's points ``(2, 2)``, the
+#: second's ``(2, 2)``, ``separation (2,)`` and ``key (2,) int64``. A step that takes the
+#: shapes in the other order is handed the two point arrays swapped.
+Out = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 
 @njit(cache=True, inline="always")
 def _make_key(kind: int, reference_is_b: int, reference_index: int, incident_index: int, end: int) -> int:
@@ -173,7 +178,7 @@ def manifold_kernel(
     (0, 1 or 2) and the unit normal from B toward A.
     """
     if ka < 2 and kb < 2:
-        return _vertex_contact(a, 0, b, 0, speculative, point_a, point_b, separation, key, 0)
+        return _vertex_contact(a, 0, b, 0, speculative, (point_a, point_b, separation, key), 0)
 
     # Faces as int64 from the start: numba compiles a kernel again for an int literal (even
     # one a later assignment replaces) passed to it.
@@ -192,39 +197,23 @@ def manifold_kernel(
 
     reference_is_b = kb >= 2 and (ka < 2 or sep_b > sep_a + MANIFOLD_AXIS_TOLERANCE)
     if reference_is_b:
+        out_b = (point_b, point_a, separation, key)
         count, nx, ny = _clip_manifold(
-            (b, bn, kb),
-            edge_b,
-            sep_b,
-            (a, an, ka),
-            speculative,
-            point_b,
-            point_a,
-            separation,
-            key,
-            np.int64(1),
+            (b, bn, kb), edge_b, sep_b, (a, an, ka), speculative, out_b, np.int64(1)
         )
         return count, nx, ny
-    count, nx, ny = _clip_manifold(
-        (a, an, ka), edge_a, sep_a, (b, bn, kb), speculative, point_a, point_b, separation, key, np.int64(0)
-    )
+    out_a = (point_a, point_b, separation, key)
+    count, nx, ny = _clip_manifold((a, an, ka), edge_a, sep_a, (b, bn, kb), speculative, out_a, np.int64(0))
     return count, -nx, -ny
 
 
 @njit(cache=True, inline="always")
 def _vertex_contact(
-    a: np.ndarray,
-    ia: int,
-    b: np.ndarray,
-    ib: int,
-    speculative: float,
-    point_a: np.ndarray,
-    point_b: np.ndarray,
-    separation: np.ndarray,
-    key: np.ndarray,
-    reference_is_b: int,
+    a: np.ndarray, ia: int, b: np.ndarray, ib: int, speculative: float, out: Out, reference_is_b: int
 ) -> tuple[int, float, float]:
-    """One contact between vertex ia of A and vertex ib of B (normal from B toward A)."""
+    """One contact between vertex ia of A and vertex ib of B (normal from B toward A), written
+    into ``out`` (A's point first)."""
+    point_a, point_b, separation, key = out
     dx = a[ia, 0] - b[ib, 0]
     dy = a[ia, 1] - b[ib, 1]
     d = math.sqrt(dx * dx + dy * dy)
@@ -254,20 +243,19 @@ def _clip_manifold(
     face_sep: float,
     incident: tuple[np.ndarray, np.ndarray, int],
     speculative: float,
-    point_r: np.ndarray,
-    point_s: np.ndarray,
-    separation: np.ndarray,
-    key: np.ndarray,
+    out: Out,
     reference_is_b: int,
 ) -> tuple[int, float, float]:
     """Manifold with reference shape ``r`` (face ``edge``, separation ``face_sep``) and incident
     shape ``s``, each given as ``(vertices, edge normals, vertex count)``: the incident edge
-    clipped to the reference face's side planes (Sutherland-Hodgman on one edge).
+    clipped to the reference face's side planes (Sutherland-Hodgman on one edge), written into
+    ``out`` (the reference shape's point first).
 
     Returns the normal pointing from ``r`` toward ``s`` (outward from the reference face).
     """
     r, rn, kr = reference
     s, sn, ks = incident
+    point_r, point_s, separation, key = out
     nx = rn[edge, 0]
     ny = rn[edge, 1]
     r2 = edge + 1 if edge + 1 < kr else 0
@@ -314,16 +302,14 @@ def _clip_manifold(
             d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, edge, n2, n1, s, ks, i1, n2, n1)
         if d > face_sep + MANIFOLD_AXIS_TOLERANCE and vr >= 0 and vs >= 0:
             if reference_is_b:
-                return _vertex_contact(s, vs, r, vr, speculative, point_s, point_r, separation, key, 1)
-            count, vx, vy = _vertex_contact(r, vr, s, vs, speculative, point_r, point_s, separation, key, 0)
+                return _vertex_contact(s, vs, r, vr, speculative, (point_s, point_r, separation, key), 1)
+            count, vx, vy = _vertex_contact(r, vr, s, vs, speculative, out, 0)
             return count, -vx, -vy
     u_lo = 0.0
     u_hi = 1.0
     if ks == 1 or abs(d2 - d1) < MANIFOLD_DEGENERATE_LENGTH:
         if (d1 < 0.0 or d1 > length) and face_sep > 0.0:
-            return _clip_fallback(
-                r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b
-            )
+            return _clip_fallback(r, kr, s, ks, speculative, out, reference_is_b)
         if ks == 1:
             u_hi = 0.0
     else:
@@ -333,9 +319,7 @@ def _clip_manifold(
         u_hi = min(1.0, max(ua, ub))
         if u_lo > u_hi:
             if face_sep > 0.0:
-                return _clip_fallback(
-                    r, kr, s, ks, speculative, point_r, point_s, separation, key, reference_is_b
-                )
+                return _clip_fallback(r, kr, s, ks, speculative, out, reference_is_b)
             # Overlapping yet outside the side planes (degenerate slivers): keep the end
             # of the incident edge nearest the reference face.
             u_lo = u_hi = 0.0 if abs(d1 - 0.5 * length) < abs(d2 - 0.5 * length) else 1.0
@@ -361,21 +345,14 @@ def _clip_manifold(
 
 @njit(cache=True)
 def _clip_fallback(
-    r: np.ndarray,
-    kr: int,
-    s: np.ndarray,
-    ks: int,
-    speculative: float,
-    point_r: np.ndarray,
-    point_s: np.ndarray,
-    separation: np.ndarray,
-    key: np.ndarray,
-    reference_is_b: int,
+    r: np.ndarray, kr: int, s: np.ndarray, ks: int, speculative: float, out: Out, reference_is_b: int
 ) -> tuple[int, float, float]:
-    """Separated shapes whose incident edge misses the reference face: closest features.
+    """Separated shapes whose incident edge misses the reference face: closest features,
+    written into ``out`` (``r``'s point first).
 
     Returns the normal from ``r`` toward ``s``.
     """
+    point_r, point_s, separation, key = out
     n0 = np.int64(0)  # not a literal: see _clip_manifold
     d, prx, pry, psx, psy, vr, vs = _closest_features(r, kr, n0, kr, kr, s, ks, n0, ks, ks if ks > 1 else n0)
     if d > speculative or d < MANIFOLD_DEGENERATE_LENGTH:
