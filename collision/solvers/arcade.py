@@ -179,23 +179,21 @@ def resolve(bodies: Bodies, i: int, j: int, nx: float, ny: float, depth: float) 
 
 @njit(cache=True)
 def _active(
-    a: np.ndarray,
-    b: np.ndarray,
-    nx: float,
-    ny: float,
-    t: float,
-    depth: float,
-    vax: float,
-    vay: float,
-    vbx: float,
-    vby: float,
-    skip_grazes: bool,
+    a: np.ndarray, b: np.ndarray, hit: ArcadeHit, velocity: np.ndarray, skip_grazes: bool
 ) -> tuple[bool, float]:
-    """Whether a reported hit needs a response, and its contact surface length."""
-    if depth <= 0.0 and (vax - vbx) * nx + (vay - vby) * ny >= -ARCADE_APPROACH_SPEED:
+    """Whether a reported hit of ``a`` (row ``hit.i``) and ``b`` (row ``hit.j``), moving at
+    ``velocity (n, 2)``, needs a response; and its contact surface length."""
+    nx = hit.nx
+    ny = hit.ny
+    t = hit.t
+    vax = velocity[hit.i, 0]
+    vay = velocity[hit.i, 1]
+    vbx = velocity[hit.j, 0]
+    vby = velocity[hit.j, 1]
+    if hit.depth <= 0.0 and (vax - vbx) * nx + (vay - vby) * ny >= -ARCADE_APPROACH_SPEED:
         return False, 0.0
-    length, edge_edge, shorter = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
-    if skip_grazes and grazes(length, edge_edge, shorter, depth):
+    length, edge_edge, shorter = contact_surface(a, b, nx, ny, (vax * t, vay * t), (vbx * t, vby * t))
+    if skip_grazes and grazes(length, edge_edge, shorter, hit.depth):
         return False, length
     return True, length
 
@@ -227,7 +225,7 @@ def evaluate(
     found = ArcadeHit(i, j, t, nx, ny, depth)
     if not hit:
         return False, found, 0.0
-    active, length = _active(a, b, nx, ny, t, depth, vax, vay, vbx, vby, skip_grazes)
+    active, length = _active(a, b, found, velocity, skip_grazes)
     return active, found, length
 
 

@@ -124,29 +124,27 @@ def contact_surface(
     b: np.ndarray,
     nx: float,
     ny: float,
-    t: float,
-    vax: float,
-    vay: float,
-    vbx: float,
-    vby: float,
+    shift_a: tuple[float, float],
+    shift_b: tuple[float, float],
 ) -> tuple[float, bool, float]:
     """``(length, edge_edge, shorter)``: overlap along the tangent of A's and B's touching
-    features at time ``t`` (0 for a corner), whether both features are edges (seed 002's
+    features at the hit (0 for a corner), whether both features are edges (seed 002's
     surface), and the shorter of the two edges' lengths (0 unless ``edge_edge``).
 
-    ``a (ka, 2)``, ``b (kb, 2)``: world vertices at time 0, moved by their velocities
-    ``(vax, vay)``, ``(vbx, vby)`` times ``t``; ``(nx, ny)`` the hit's normal from B toward A.
+    ``a (ka, 2)``, ``b (kb, 2)``: world vertices at time 0, moved by ``shift_a``, ``shift_b``
+    (units: each body's velocity times the hit's time); ``(nx, ny)`` the hit's normal from B
+    toward A.
     A corner facing an edge is taken with its neighbour as an edge when that edge is parallel
     to the other within ``CRACK_RELATIVE_LENGTH`` (rad): the normal is one face's, and a body
     tilted by rounding would otherwise meet a flush face at a corner.
     """
-    ox = vax * t
-    oy = vay * t
+    ox, oy = shift_a
+    qx, qy = shift_b
     ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, ox, oy)
-    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t)
+    cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, qx, qy)
     if ca == 2 and cb == 1:
         reach = CRACK_RELATIVE_LENGTH * math.hypot(a1x - a0x, a1y - a0y)
-        cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, vbx * t, vby * t, reach)
+        cb, b0x, b0y, b1x, b1y = find_support_points(b, -nx, -ny, qx, qy, reach)
     elif ca == 1 and cb == 2:
         reach = CRACK_RELATIVE_LENGTH * math.hypot(b1x - b0x, b1y - b0y)
         ca, a0x, a0y, a1x, a1y = find_support_points(a, nx, ny, ox, oy, reach)

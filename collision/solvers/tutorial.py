@@ -240,7 +240,7 @@ def find_hit(
     if not hit:
         return 0, none, 0.0, 0.0
     if depth <= 0.0:
-        length, edge_edge, shorter = contact_surface(a, b, nx, ny, t, vax, vay, vbx, vby)
+        length, edge_edge, shorter = contact_surface(a, b, nx, ny, (vax * t, vay * t), (vbx * t, vby * t))
         if grazes(length, edge_edge, shorter, depth):
             return 0, none, 0.0, 0.0
     c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b, reach)
