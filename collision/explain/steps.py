@@ -278,18 +278,13 @@ def _arcade_candidates(
     every = new_pending(max(m, 1))
     n_kept = 0
     n = 0
-    root = bodies.root
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        if root[i] == root[j] or bodies.inv_mass[root[i]] + bodies.inv_mass[root[j]] <= 0.0:
-            continue
-        wv = bodies.world_vertices
-        vc = bodies.vertex_count
-        active, hit, length = evaluate(wv, vc, bodies.velocity, i, j, dt, False, True)
+        active, hit, length = evaluate(bodies, i, j, dt, False, True)
         if not active:
             continue
-        ruled, _, _ = evaluate(wv, vc, bodies.velocity, i, j, dt, True, True)
+        ruled, _, _ = evaluate(bodies, i, j, dt, True, True)
         rows[n, 0] = i
         rows[n, 1] = j
         values[n, C_TIME] = hit.t

@@ -198,26 +198,36 @@ def _active(
     return True, length
 
 
+@njit(cache=True, inline="always")
+def _pair_state(bodies: Bodies, i: int, j: int) -> tuple[np.ndarray, np.ndarray, float, float, float, float]:
+    """Rows ``i`` and ``j`` as a pair: ``(a (ka, 2), b (kb, 2), vax, vay, vbx, vby)``, their
+    world vertices (views) and velocities."""
+    velocity = bodies.velocity
+    a = bodies.world_vertices[i, : bodies.vertex_count[i]]
+    b = bodies.world_vertices[j, : bodies.vertex_count[j]]
+    return a, b, velocity[i, 0], velocity[i, 1], velocity[j, 0], velocity[j, 1]
+
+
+@njit(cache=True, inline="always")
+def _responds(bodies: Bodies, i: int, j: int) -> bool:
+    """Whether rows ``i`` and ``j`` can collide: different bodies, not both of infinite mass
+    (static or kinematic)."""
+    ri = bodies.root[i]
+    rj = bodies.root[j]
+    return ri != rj and bodies.inv_mass[ri] + bodies.inv_mass[rj] > 0.0
+
+
 @njit(cache=True)
 def evaluate(
-    world_vertices: np.ndarray,
-    vertex_count: np.ndarray,
-    velocity: np.ndarray,
-    i: int,
-    j: int,
-    span: float,
-    skip_grazes: bool,
-    sweep: bool,
+    bodies: Bodies, i: int, j: int, span: float, skip_grazes: bool, sweep: bool
 ) -> tuple[bool, ArcadeHit, float]:
     """The swept test of rows ``i`` and ``j`` over ``span`` seconds (overlap only without
     ``sweep``): ``(needs a response, the hit, its contact surface)``; ``skip_grazes``: a
-    corner-only edge contact (a crack) is not a hit."""
-    a = world_vertices[i, : vertex_count[i]]
-    b = world_vertices[j, : vertex_count[j]]
-    vax = velocity[i, 0]
-    vay = velocity[i, 1]
-    vbx = velocity[j, 0]
-    vby = velocity[j, 1]
+    corner-only edge contact (a crack) is not a hit. Rows that cannot collide
+    (:func:`_responds`) need no response."""
+    if not _responds(bodies, i, j):
+        return False, ArcadeHit(i, j, 0.0, 0.0, 0.0, 0.0), 0.0
+    a, b, vax, vay, vbx, vby = _pair_state(bodies, i, j)
     if sweep:
         hit, nx, ny, t, depth = sweep_kernel(a, b, vax - vbx, vay - vby, span)
     else:
@@ -225,7 +235,7 @@ def evaluate(
     found = ArcadeHit(i, j, t, nx, ny, depth)
     if not hit:
         return False, found, 0.0
-    active, length = _active(a, b, found, velocity, skip_grazes)
+    active, length = _active(a, b, found, bodies.velocity, skip_grazes)
     return active, found, length
 
 
@@ -244,13 +254,7 @@ def record_and_resolve(
     ny = hit.ny
     depth = hit.depth
     root = bodies.root
-    velocity = bodies.velocity
-    a = bodies.world_vertices[i, : bodies.vertex_count[i]]
-    b = bodies.world_vertices[j, : bodies.vertex_count[j]]
-    vax = velocity[i, 0]
-    vay = velocity[i, 1]
-    vbx = velocity[j, 0]
-    vby = velocity[j, 1]
+    a, b, vax, vay, vbx, vby = _pair_state(bodies, i, j)
     out_a = scratch[0]
     out_b = scratch[1]
     c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b)
@@ -270,15 +274,6 @@ def record_and_resolve(
     return count
 
 
-@njit(cache=True, inline="always")
-def _responds(bodies: Bodies, i: int, j: int) -> bool:
-    """Whether rows ``i`` and ``j`` can collide: different bodies, not both of infinite mass
-    (static or kinematic)."""
-    ri = bodies.root[i]
-    rj = bodies.root[j]
-    return ri != rj and bodies.inv_mass[ri] + bodies.inv_mass[rj] > 0.0
-
-
 @njit(cache=True)
 def immediate_pass(
     bodies: Bodies,
@@ -295,13 +290,7 @@ def immediate_pass(
     impact). Appends contact rows from row ``count``; returns the new count."""
     scratch = np.zeros((2, 2, 2))
     for p in range(pairs.shape[0]):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if not _responds(bodies, i, j):
-            continue
-        active, hit, _ = evaluate(
-            bodies.world_vertices, bodies.vertex_count, bodies.velocity, i, j, span, skip_grazes, sweep
-        )
+        active, hit, _ = evaluate(bodies, pairs[p, 0], pairs[p, 1], span, skip_grazes, sweep)
         if active:
             count = record_and_resolve(bodies, hit, hit.t, t_start + hit.t, rows, count, scratch)
     return count
@@ -349,20 +338,11 @@ def retest(
         d = rd
         while d < n and root[d] == rd:
             for k in range(n):
-                if root[k] == rd or (side == 1 and root[k] == ri) or not _responds(bodies, d, k):
+                if root[k] == rd or (side == 1 and root[k] == ri):
                     continue
                 if lo[k, 0] > hi[d, 0] or lo[d, 0] > hi[k, 0] or lo[k, 1] > hi[d, 1] or lo[d, 1] > hi[k, 1]:
                     continue
-                ok, hit, length = evaluate(
-                    bodies.world_vertices,
-                    bodies.vertex_count,
-                    bodies.velocity,
-                    min(d, k),
-                    max(d, k),
-                    remaining,
-                    surface_rule,
-                    True,
-                )
+                ok, hit, length = evaluate(bodies, min(d, k), max(d, k), remaining, surface_rule, True)
                 if ok:
                     pending, entries = push_hit(pending, entries, hit, t_now + hit.t, length)
             d += 1
@@ -390,11 +370,7 @@ def finish_capped(
     for p in range(pairs.shape[0]):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        if not _responds(bodies, i, j):
-            continue
-        ok, hit, _ = evaluate(
-            bodies.world_vertices, bodies.vertex_count, bodies.velocity, i, j, remaining, surface_rule, True
-        )
+        ok, hit, _ = evaluate(bodies, i, j, remaining, surface_rule, True)
         if ok:
             span[root[i]] = min(span[root[i]], hit.t)
             span[root[j]] = min(span[root[j]], hit.t)
@@ -418,13 +394,7 @@ def ordered_pass(
     pending = new_pending(max(16, 2 * pairs.shape[0]))
     entries = 0
     for p in range(pairs.shape[0]):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if not _responds(bodies, i, j):
-            continue
-        ok, hit, length = evaluate(
-            bodies.world_vertices, bodies.vertex_count, bodies.velocity, i, j, dt, surface_rule, True
-        )
+        ok, hit, length = evaluate(bodies, pairs[p, 0], pairs[p, 1], dt, surface_rule, True)
         if ok:
             pending, entries = push_hit(pending, entries, hit, hit.t, length)
     scratch = np.zeros((2, 2, 2))
