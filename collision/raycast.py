@@ -290,44 +290,6 @@ def _cast_one(
 
 
 @njit(cache=True)
-def raycast_kernel(
-    sx: float,
-    sy: float,
-    ex: float,
-    ey: float,
-    world_vertices: np.ndarray,
-    vertex_count: np.ndarray,
-    skip: np.ndarray,
-    radius: float,
-) -> tuple[int, float, float, float]:
-    """Nearest body the segment S -> E meets: ``(body or -1, t in [0, 1], nx, ny)``.
-
-    ``world_vertices (n, MAX_VERTICES, 2)``, ``vertex_count (n,) int64``, ``skip (n,) bool``
-    (bodies left out, e.g. the shooter). ``radius`` inflates points and segments only. Only bodies
-    the segment enters through their surface count (as in Box2D's ray casts): a body the segment
-    starts inside, or leaves from a start on its border, is not hit; a start on the border moving
-    inward is hit at ``t = 0``. ``(nx, ny)`` is the unit outward normal where it enters. Ties go to
-    the lowest body index.
-    """
-    best = -1
-    best_t = math.inf
-    best_nx = 0.0
-    best_ny = 0.0
-    for i in range(world_vertices.shape[0]):
-        if skip[i]:
-            continue
-        hit, t, nx, ny = _cast_one(sx, sy, ex, ey, world_vertices[i, : vertex_count[i]], radius)
-        if hit and t < best_t:
-            best = i
-            best_t = t
-            best_nx = nx
-            best_ny = ny
-    if best < 0:
-        return -1, 0.0, 0.0, 0.0
-    return best, best_t, best_nx, best_ny
-
-
-@njit(cache=True)
 def raycast_all_kernel(
     sx: float,
     sy: float,
@@ -338,9 +300,14 @@ def raycast_all_kernel(
     skip: np.ndarray,
     radius: float,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every body the segment meets: ``(bodies (h,) int64, t (h,), normal (h, 2))`` sorted by t.
+    """Every body the segment S -> E meets: ``(bodies (h,) int64, t (h,) in [0, 1], normal (h,
+    2))`` sorted by t, ties in body order (so the nearest body is the first).
 
-    Same arguments and per-body answers as :func:`raycast_kernel`; ties keep body order.
+    ``world_vertices (n, MAX_VERTICES, 2)``, ``vertex_count (n,) int64``, ``skip (n,) bool``
+    (bodies left out, e.g. the shooter). ``radius`` inflates points and segments only. Only bodies
+    the segment enters through their surface count (as in Box2D's ray casts): a body the segment
+    starts inside, or leaves from a start on its border, is not hit; a start on the border moving
+    inward is hit at ``t = 0``. ``normal`` is the unit outward normal where it enters.
     """
     n = world_vertices.shape[0]
     bodies = np.empty(n, dtype=np.int64)
@@ -485,16 +452,8 @@ def cast_ray(
     are hit within ``radius`` (units, >= 0); a compound is reported by its root."""
     wv = rows.world_vertices
     sx, sy, ex, ey = start[0], start[1], end[0], end[1]
-    if not every:
-        body, t, nx, ny = raycast_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, radius)
-        if body < 0:
-            return []
-        t = float(t)
-        return [
-            RayHit(int(rows.root[body]), t, start + t * (end - start), np.array([nx, ny], dtype=np.float64))
-        ]
     bodies, ts, normals = raycast_all_kernel(sx, sy, ex, ey, wv, rows.vertex_count, skip, radius)
-    hits = []
+    hits: list[RayHit] = []
     seen = set()
     for b, t, nrm in zip(bodies, ts, normals, strict=True):
         r = int(rows.root[b])
@@ -502,6 +461,8 @@ def cast_ray(
             continue
         seen.add(r)
         hits.append(RayHit(r, float(t), start + float(t) * (end - start), np.array(nrm, dtype=np.float64)))
+        if not every:
+            break
     return hits
 
 
