@@ -10,6 +10,8 @@
   at 10 ... 60 rows; ratios and fitted exponents.
 - ``--physics [--case NAME ...] [--json]``: the exact physics cases in ours (each solver), Box2D
   v3 and pymunk beside the expected values.
+- ``--compile [--rounds N] [--json]``: the cold start, each round in a fresh process with an
+  empty numba cache: seconds to the default scene's first step, each kernel's compile time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from demo import options, safeio
+from demo.bench import compile as cold
 from demo.bench import engines, report, speed
 from demo.bench.run import SCENES, describe, run_scene, warm_up
 
@@ -74,6 +77,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="our time per stage of the step (World.profile), alone or with --vs",
     )
     parser.add_argument(
+        "--compile",
+        action="store_true",
+        help="the cold start: the default scene's first step with an empty numba cache",
+    )
+    parser.add_argument(
         "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
     )
     return parser
@@ -84,6 +92,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--physics runs the physics cases: it takes only --case and --json")
     if args.profile and (args.physics or args.scale):
         parser.error("--profile times our stages in our scenes or with --vs, not with --physics or --scale")
+    if args.compile and (args.physics or args.vs or args.scale or args.scenes or args.steps or args.profile):
+        parser.error("--compile times the default scene's cold start: it takes only --rounds and --json")
     if args.case and not args.physics:
         parser.error("--case NAME needs --physics")
     if (args.vs or args.scale) and args.steps is not None:
@@ -94,8 +104,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for name in args.scenes:
         if name not in allowed:
             parser.error(f"scene {safeio.shorten(name)}: choose from {', '.join(allowed)}")
-    if args.rounds is not None and not (args.vs or args.scale):
-        parser.error("--rounds needs --vs or --scale")
+    if args.rounds is not None and not (args.vs or args.scale or args.compile):
+        parser.error("--rounds needs --vs, --scale or --compile")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _check(parser, args)
     if args.physics:
         return report.main(args.case, args.json)
+    if args.compile:
+        cold.compare(args.rounds or 3, args.json, sys.stdout, None if args.json else sys.stderr)
+        return 0
     if args.vs or args.scale:
         vs = args.vs or "all"
         for engine in ("ours", *speed.VS[vs]):

@@ -1,0 +1,148 @@
+"""The cold start: ``python -m demo bench --compile [--rounds N] [--json]``.
+
+Each round is a fresh process with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary
+folder) that imports the engine, builds the program's default scene (``rigid`` with its own
+solver) and steps its world once: everything the default scene's step needs is compiled on the
+way. It reports the wall and CPU seconds to the end of that step, the kernels compiled (and
+their specialisations), and each kernel's own compile time (numba's ``numba:compile`` events;
+a kernel's time without the kernels it compiled on the way, so the times add up to the whole).
+The machine's load average is printed beside each round: the wall time depends on it, the CPU
+time much less.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+#: The program's default scene (``python -m demo`` with no options).
+DEFAULT_SCENE = "rigid"
+#: Kernels listed by their own compile time.
+TOP_KERNELS = 12
+
+
+def measure_cold_step(scene: str = DEFAULT_SCENE) -> dict[str, Any]:
+    """In this process (its numba cache empty): build ``scene`` and step it once, timing each
+    kernel's compile. Returns ``{"wall_s", "cpu_s", "import_s", "build_s", "step_s",
+    "kernels", "specialisations", "own_s": {kernel: s}}`` (seconds from the call)."""
+    wall0, cpu0 = time.perf_counter(), time.process_time()
+    from numba.core import event  # noqa: PLC0415
+
+    own: dict[str, float] = {}
+    compiles: list[str] = []
+    stack: list[list[Any]] = []  # [name, time of its last resumption]
+
+    class Timer(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            now = time.perf_counter()
+            if stack:
+                caller = stack[-1]
+                own[caller[0]] = own.get(caller[0], 0.0) + now - caller[1]
+            stack.append([_kernel_name(ev), now])
+
+        def on_end(self, ev: Any) -> None:
+            now = time.perf_counter()
+            name, resumed = stack.pop()
+            own[name] = own.get(name, 0.0) + now - resumed
+            compiles.append(name)
+            if stack:
+                stack[-1][1] = now
+
+    listener = Timer()
+    event.register("numba:compile", listener)
+    try:
+        from demo import scenes  # noqa: PLC0415
+
+        imported = time.perf_counter()
+        built = scenes.build_scene(scene, 0, None)
+        world = built.world
+        ready = time.perf_counter()
+        world.step(built.dt)
+        stepped = time.perf_counter()
+    finally:
+        event.unregister("numba:compile", listener)
+    return {
+        "scene": scene,
+        "solver": world.solver,
+        "wall_s": round(stepped - wall0, 2),
+        "cpu_s": round(time.process_time() - cpu0, 2),
+        "import_s": round(imported - wall0, 2),
+        "build_s": round(ready - imported, 2),
+        "step_s": round(stepped - ready, 2),
+        "kernels": len(set(compiles)),
+        "specialisations": len(compiles),
+        "own_s": {name: round(s, 3) for name, s in sorted(own.items(), key=lambda kv: -kv[1])},
+    }
+
+
+def _kernel_name(ev: Any) -> str:
+    dispatcher = (ev.data or {}).get("dispatcher")
+    func = getattr(dispatcher, "py_func", None)
+    return f"{func.__module__}.{func.__qualname__}" if func is not None else "?"
+
+
+def cold_round(scene: str = DEFAULT_SCENE) -> dict[str, Any]:
+    """One round: :func:`measure_cold_step` in a fresh process with an empty numba cache, with
+    the load average (1 minute) before and after."""
+    with tempfile.TemporaryDirectory(prefix="polycolly-cold-") as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        env.pop("NUMBA_DISABLE_JIT", None)
+        load_before = os.getloadavg()[0]
+        result = subprocess.run(
+            [sys.executable, "-m", "demo.bench.compile", scene],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=False,
+        )
+        load_after = os.getloadavg()[0]
+    if result.returncode != 0:
+        raise RuntimeError(f"the cold-start process failed: {result.stderr.strip()[-2000:]}")
+    measured = dict(json.loads(result.stdout.strip().splitlines()[-1]))
+    measured["load"] = [round(load_before, 2), round(load_after, 2)]
+    return measured
+
+
+def compare(rounds: int, as_json: bool, out: TextIO, progress: TextIO | None) -> list[dict[str, Any]]:
+    """``rounds`` cold rounds, one after the other, printed as they end."""
+    results = []
+    for k in range(rounds):
+        if progress is not None:
+            print(f"cold start {k + 1}/{rounds} (empty numba cache) ...", file=progress, flush=True)
+        measured = cold_round()
+        results.append(measured)
+        print(json.dumps(measured) if as_json else describe(measured), file=out, flush=True)
+    return results
+
+
+def describe(measured: dict[str, Any]) -> str:
+    """A round as text: the totals, then the kernels with the longest own compile time."""
+    lines = [
+        f"cold start, scene {measured['scene']} ({measured['solver']}): first step after "
+        f"{measured['wall_s']:.1f} s wall, {measured['cpu_s']:.1f} s CPU "
+        f"(import {measured['import_s']:.1f} s, build {measured['build_s']:.1f} s, "
+        f"step {measured['step_s']:.1f} s); {measured['kernels']} kernels, "
+        f"{measured['specialisations']} specialisations; load average "
+        f"{measured['load'][0]:.1f} -> {measured['load'][1]:.1f} on {os.cpu_count()} cores",
+        "  own compile s  kernel",
+    ]
+    for name, seconds in list(measured["own_s"].items())[:TOP_KERNELS]:
+        lines.append(f"  {seconds:13.2f}  {name}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The measuring child: ``python -m demo.bench.compile [SCENE]`` prints one JSON line."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    print(json.dumps(measure_cold_step(*args[:1])), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
