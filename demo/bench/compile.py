@@ -30,7 +30,9 @@ TOP_KERNELS = 12
 def measure_cold_step(scene: str = DEFAULT_SCENE) -> dict[str, Any]:
     """In this process (its numba cache empty): build ``scene`` and step it once, timing each
     kernel's compile. Returns ``{"wall_s", "cpu_s", "import_s", "build_s", "step_s",
-    "kernels", "specialisations", "own_s": {kernel: s}}`` (seconds from the call)."""
+    "kernels", "specialisations", "own_s": {kernel: s}, "signatures": {engine kernel: [argument
+    types]}}`` (seconds from the call; ``signatures`` lists what each of the engine's kernels
+    was compiled for)."""
     wall0, cpu0 = time.perf_counter(), time.process_time()
     from numba.core import event  # noqa: PLC0415
 
@@ -78,7 +80,24 @@ def measure_cold_step(scene: str = DEFAULT_SCENE) -> dict[str, Any]:
         "kernels": len(set(compiles)),
         "specialisations": len(compiles),
         "own_s": {name: round(s, 3) for name, s in sorted(own.items(), key=lambda kv: -kv[1])},
+        "signatures": engine_signatures(),
     }
+
+
+def engine_signatures() -> dict[str, list[str]]:
+    """Every compiled kernel of the engine (``collision``) in this process: ``{"module.name":
+    [argument types, one string per specialisation]}``. A kernel loaded from numba's cache does
+    not fill the dispatchers of the kernels it calls: only a compile shows them all."""
+    from numba.core.registry import CPUDispatcher  # noqa: PLC0415
+
+    compiled = {}
+    for name, module in list(sys.modules.items()):
+        if name != "collision" and not name.startswith("collision."):
+            continue
+        for attr, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.py_func.__module__ == name and value.signatures:
+                compiled[f"{name}.{attr}"] = [str(types) for types in value.signatures]
+    return compiled
 
 
 def _kernel_name(ev: Any) -> str:

@@ -219,6 +219,9 @@ def test_a_profiled_run_in_its_own_process_prints_the_stage_table() -> None:
         ["--rounds", "2"],
         ["--vs", "all", "--rounds", "0"],
         ["--vs", "pymunk", "nope"],
+        ["--compile", "pyramid"],
+        ["--compile", "--vs", "box2d"],
+        ["--compile", "--profile"],
     ],
 )
 def test_the_command_line_refuses_options_that_do_not_go_together(argv: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
