@@ -21,6 +21,7 @@ import numpy as np
 from collision.world import SOLVER_NAMES
 from demo import controls, scenes
 from demo.draw.overlays import muzzle
+from demo.resting import RestingContacts
 from demo.scenes import FrameInput, Scene
 from demo.scenes.base import shot_radius
 
@@ -146,6 +147,7 @@ class Simulation:
         self.flashes: list[Flash] = []
         self.impulse_scale: float | None = None
         self.step_ms: deque[float] = deque(maxlen=120)
+        self.resting = RestingContacts()
         if scene is not None:
             self.use_scene(scene)
 
@@ -158,6 +160,12 @@ class Simulation:
     @property
     def world(self) -> Any:
         return self._scene.world
+
+    @property
+    def contacts(self) -> Any:
+        """The world's contacts with those of its sleeping bodies (demo.resting): what the
+        overlays draw and the heads-up line counts."""
+        return self.resting.of(self.world)
 
     def cursor_world(self) -> np.ndarray:
         """The cursor in world units (a copy)."""
@@ -383,6 +391,7 @@ class Simulation:
         t0 = time.perf_counter()
         self.world.step(scene.dt)
         self.step_ms.append((time.perf_counter() - t0) * 1000.0)
+        self.resting.after_step(self.world)
 
     def advance(self, frame_dt: float) -> int:
         """Let ``frame_dt`` real seconds pass: repeated fire, whole fixed steps from the

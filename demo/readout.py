@@ -60,7 +60,9 @@ def hud_line(app: Any, template: bool = False) -> str:
     if app.hud_figures is None or app.frame_count - app.hud_figures[0] >= HUD_REFRESH_FRAMES:
         physics = float(np.median(app.step_ms)) if app.step_ms else 0.0
         asleep = int(np.count_nonzero(world.sleeping & ~np.asarray(world.static, dtype=bool)))
-        contacts = f"contacts {len(world.contacts)}" + (f" ({asleep} bodies asleep)" if asleep else "")
+        contacts = f"contacts {len(app.contacts)}"
+        if asleep:
+            contacts += f" ({asleep} {'body' if asleep == 1 else 'bodies'} asleep)"
         app.hud_figures = (
             app.frame_count,
             f"{app.fps:.0f} fps",

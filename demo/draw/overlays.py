@@ -54,6 +54,8 @@ class OverlaySource(Protocol):
     flashes: list[Any]
     #: World units of impulse arrow per N s in use (None: not chosen yet); the overlays keep it.
     impulse_scale: float | None
+    #: The world's contacts, sleeping bodies' included.
+    contacts: Any
 
     def cursor_world(self) -> np.ndarray: ...
 
@@ -73,7 +75,7 @@ def draw_world_overlays(batch: OverlayBatch, sim: OverlaySource, wv: np.ndarray)
     if sim.scene.turret is not None:
         draw_turret(batch, sim.scene, sim.cursor_world())
         draw_bullets(batch, sim)
-    contacts = world.contacts
+    contacts = sim.contacts
     if any(show.get(key) for key in ("contacts", "normals", "push", "toi", "impulses")):
         legend += draw_contact_overlays(batch, sim, contacts)
     if show.get("bounds") and world.body_count:
