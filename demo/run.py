@@ -266,6 +266,7 @@ def _run_frames(
     # (frame ms, the scene and what happened in the frame, where its time went in ms)
     slow: list[tuple[float, str, dict[str, float]]] = []
     pauses = CollectorPauses()
+    shown: list[tuple[int, str]] = []  # (frame, scene) each time another scene is on screen
     saved = False
     pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP)) if ctx.is_window else None
     previous_start = None
@@ -302,6 +303,8 @@ def _run_frames(
             "gc": pauses.take(),
         }
         slow.append((loop_ms[-1], f"{app.scene.name} (frame {app.frame_count}): {what}", parts))
+        if not shown or shown[-1][1] != app.scene.name:
+            shown.append((app.frame_count, app.scene.name))
         if first_scene_s is None:
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
@@ -356,6 +359,7 @@ def _run_frames(
                 [round(ms, 1), what, {k: round(v, 1) for k, v in parts.items()}]
                 for ms, what, parts in sorted(slow[1:], key=lambda entry: entry[0], reverse=True)[:8]
             ],
+            "scenes_shown": shown,
             "gc_ms_max": round(pauses.longest, 1),
             "gc_count": pauses.count,
             "cpu_s": round(time.process_time(), 3),
