@@ -90,6 +90,10 @@ class App(Simulation):
         self.help_age = 0.0
         self.help_page = 0
         self.help_pages = 1
+        #: The help shows the scene's own lines and where the controls are, not all of them: a
+        #: scene the user moved to (they have seen the controls), until `h`.
+        self.help_brief = False
+        self._brief_next = False
         self._message_age = 0.0
         #: Leave out frames that would look the same as the last one drawn (a window: its picture
         #: stays on the screen); ``drawn`` says whether the last frame drew.
@@ -159,7 +163,8 @@ class App(Simulation):
         super().use_scene(scene)
         self.camera.set_view(scene.view)
         self.hud_figures = None  # the last scene's figures are not this one's
-        self.show_help()
+        self.show_help(brief=self._brief_next)
+        self._brief_next = False
         self.help_page = 0
         # Lay the frame out now: the camera fits the world below the heads-up bar, whose
         # height depends on the scene, and the cursor's world point depends on the camera.
@@ -172,7 +177,9 @@ class App(Simulation):
 
     def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
         """Build scene ``name`` and show it: at once, or (:attr:`asynchronous`) on the loader's
-        worker, the current scene running on until it is built; a failure becomes the message."""
+        worker, the current scene running on until it is built; a failure becomes the message.
+        The scene comes with the brief help (:attr:`help_brief`)."""
+        self._brief_next = True
         if not self.asynchronous:
             super().load_scene(name, seed, bodies)
             return
@@ -311,10 +318,12 @@ class App(Simulation):
             return False
         return True
 
-    def show_help(self) -> None:
-        """`h` (or a new scene, unpausing): the help comes back; `h` while it is up turns its page."""
-        if self.help_alpha >= 1.0 and self.help_pages > 1:
+    def show_help(self, brief: bool = False) -> None:
+        """`h` (or a new scene, unpausing): the help comes back; `h` while all of it is up turns
+        its page. ``brief``: only the scene's lines and the key for the rest."""
+        if not brief and not self.help_brief and self.help_alpha >= 1.0 and self.help_pages > 1:
             self.help_page += 1
+        self.help_brief = brief
         self.help_age = 0.0
 
     def dismiss_help(self) -> None:

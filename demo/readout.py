@@ -15,12 +15,15 @@ from demo.draw.hud import SEPARATOR, HudContent
 #: The heads-up line's fps and physics figures are refreshed every this many frames.
 HUD_REFRESH_FRAMES = 15
 #: The heads-up line's figures at their widest (the room the line may need).
+#: The brief help's one row (after the scene's own lines): where the rest is.
+BRIEF_HELP = (("h", "all the controls of this scene"),)
 WIDEST_FIGURES = ("000 fps", "physics 00.00 ms/step", "contacts 00000 (0000 bodies asleep)")
 
 
 def hud_content(app: Any) -> HudContent:
     """This frame's text: the HUD line, status, legends, message, labels, help and stats."""
     alpha = app.help_alpha
+    full = alpha > 0.0 and not app.help_brief
     status = list(app.scene.status)
     if app.pending is not None:
         status.insert(0, pending_line(app))
@@ -35,9 +38,9 @@ def hud_content(app: Any) -> HudContent:
         legend=app.legend,
         message=app.message,
         labels=app.labels(),
-        stats=stats_lines(app) if alpha > 0.0 else (),
+        stats=stats_lines(app) if full else (),
         scene_help=app.scene.help if alpha > 0.0 else (),
-        help_rows=app.help_rows() if alpha > 0.0 else (),
+        help_rows=app.help_rows() if full else (BRIEF_HELP if alpha > 0.0 else ()),
         help_alpha=alpha,
         help_page=app.help_page,
     )

@@ -249,3 +249,30 @@ def test_priming_the_renderer_leaves_no_trace_in_the_frames_after(ctx: Any) -> N
     assert not np.array_equal(plain[0], plain[2])  # the frames show motion, not one picture
     for a, b in zip(plain, primed, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_scene_moved_to_shows_its_own_lines_and_h_brings_all_the_controls(make_app: Any) -> None:
+    """The first scene shows the whole help; a scene the user moves to (Tab) only its own lines
+    and where the rest is, a smaller panel; `h` then shows all of it."""
+    from demo.readout import BRIEF_HELP
+
+    app = make_app()
+    app.ctx.resize(960, 720)
+    app.frame(1 / 60)
+    full = app.hud_content()
+    assert len(full.help_rows) > 10 and full.stats
+    full_panel = app.hud_panels["help"]
+    app.press("TAB")
+    app.frame(1 / 60)
+    assert app.scene.name != "rigid"
+    brief = app.hud_content()
+    assert brief.help_alpha == 1.0
+    assert tuple(brief.help_rows) == BRIEF_HELP and not brief.stats
+    assert list(brief.scene_help) == list(app.scene.help) and brief.scene_help
+    panel = app.hud_panels["help"]
+    assert (panel[3] - panel[1]) < 0.5 * (full_panel[3] - full_panel[1])
+    app.press("H")
+    app.frame(1 / 60)
+    again = app.hud_content()
+    assert len(again.help_rows) > 10 and again.stats
+    assert app.help_page == 0  # the first page, not the next
