@@ -350,9 +350,9 @@ def _pack(shapes: Any, name: str) -> tuple[np.ndarray, np.ndarray]:
         if isinstance(item, Polygon):
             points = item.vertices
         else:
-            points = _plain_points(item)
-            if points is None:  # anything else is read, or refused naming it, the careful way
-                points = checks.read_points(item, f"{name}[{i}]")
+            plain = _plain_points(item)
+            # Anything else is read, or refused naming it, the careful way.
+            points = plain if plain is not None else checks.read_points(item, f"{name}[{i}]")
             if len(points) > MAX_VERTICES:
                 check_vertices(item, f"{name}[{i}]")  # raises, naming the shape
                 raise AssertionError("check_vertices accepted a shape of the wrong size")

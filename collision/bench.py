@@ -183,7 +183,7 @@ def reference_agreement(count: int = 2000, seed: int = 3) -> float:
         theirs = pure_python_sat(la[i], lb[i])
         if (ours is None) != (theirs is None):
             raise AssertionError(f"pure_python_sat disagrees with find_mtd on pair {i}")
-        if ours is not None:
+        if ours is not None and theirs is not None:
             worst = max(worst, math.hypot(ours[0] - theirs[0], ours[1] - theirs[1]))
     return worst
 

@@ -156,12 +156,11 @@ def velocity_argument(value: object) -> tuple[float, float]:
     """``value`` as ``(vx, vy)``: a pair of Python numbers or a ``(2,) float64`` ndarray read
     directly (the kernel checks they are finite), anything else through checks.vector (which
     raises ValueError for bad input; a huge integer raises OverflowError)."""
-    kind = type(value)
-    if kind is tuple or kind is list:
-        if len(value) == 2 and type(value[0]) in _REAL and type(value[1]) in _REAL:  # type: ignore[arg-type]
-            return float(value[0]), float(value[1])  # type: ignore[index]
-    elif kind is np.ndarray and value.dtype is _FLOAT64 and value.shape == (2,):  # type: ignore[union-attr]
-        vx, vy = value.tolist()  # type: ignore[union-attr]
+    if type(value) is tuple or type(value) is list:
+        if len(value) == 2 and type(value[0]) in _REAL and type(value[1]) in _REAL:
+            return float(value[0]), float(value[1])
+    elif type(value) is np.ndarray and value.dtype is _FLOAT64 and value.shape == (2,):
+        vx, vy = value.tolist()
         return vx, vy
     v = checks.vector(value, "velocity", MAX_SWEEP_SPEED, "MAX_SWEEP_SPEED")
     return float(v[0]), float(v[1])
