@@ -131,6 +131,28 @@ STATIC_CONTACT_HERTZ_SCALE = 2.0
 #: rings; 0 is Box2D v3's plain soft contact.
 CONTACT_LOAD_MEMORY = 0.3
 
+#: Overlap (units) past which the iterative solver's shock propagation acts after the soft
+#: step, and to which it lifts a heavily loaded contact back (Box2D's linear slop, a quarter of
+#: SPECULATIVE_DISTANCE). Resting contacts the soft contact holds sit shallower.
+SHOCK_SLOP = 0.005
+
+#: Load (dimensionless) past which the shock propagation lifts a contact back to SHOCK_SLOP:
+#: the mass the upper body carries (its own and its share of all resting on it) times the
+#: pair's 1/m_a + 1/m_b. The soft contact's static deflection grows with it: a box on the
+#: ground is 1, the bottom of ten equal boxes 10 (0.004 m deep), the bench's random pile
+#: stays under 50, a 1:100 pair is 101, and under 512 kg on 1 kg boxes it passes 1000.
+SHOCK_LOAD_RATIO = 50.0
+
+#: Gauss-Seidel passes (count) of each of the shock propagation's two passes (lift, stop): in
+#: layer order one pass carries a stack; a second settles two-point faces and side contacts.
+SHOCK_ITERATIONS = 2
+
+#: Cosine (dimensionless; 0.9 is about 26 degrees) of the largest angle between a contact's
+#: normal and straight up (against gravity) for the upper body to rest on the lower one: the
+#: shock propagation holds the lower body of such a contact only (steeper contacts share
+#: their impulses by inverse mass) and lifts only along such contacts.
+SUPPORT_COSINE = 0.9
+
 #: Largest difference (dimensionless) between 1 and the length of a hit's normal passed to
 #: ``contact_points``: a normal further from unit length was not made by ``sweep``.
 UNIT_NORMAL_TOLERANCE = 1e-9

@@ -1,11 +1,12 @@
 """Resting contact under gravity: tipping versus sliding, the corner wheel spinning down and
-staying put, stacks, a plank landing on supports, a kinematic platform's rider, a long drop
-onto a thin plate (cracks: test_cracks.py).
+staying put, stacks, heavy bodies on light ones, a plank landing on supports, a kinematic
+platform's rider, a long drop onto a thin plate (cracks: test_cracks.py).
 
-Derivations: demo/bench/physics/resting.py. The arcade solver has no rotation response, so it
-is exempt from tipping and the corner wheel; its friction is not Coulomb's, so it is exempt
-from sliding; the tutorial solver (no impulses kept from step to step) makes no claim to hold a
-heavy-on-light stack, and neither does the arcade solver (no accumulated impulses at all).
+Derivations: demo/bench/physics/resting.py and loads.py. The arcade solver has no rotation
+response, so it is exempt from tipping and the corner wheel; its friction is not Coulomb's, so
+it is exempt from sliding; the tutorial solver (no impulses kept from step to step) makes no
+claim to hold heavy bodies on light ones, and neither does the arcade solver (no accumulated
+impulses at all).
 """
 
 from __future__ import annotations
@@ -59,6 +60,26 @@ def test_a_stack_of_ten_equal_boxes_stands(solver: str) -> None:
 def test_a_heavy_on_light_stack_with_masses_doubling_upward_stands(solver: str) -> None:
     """Masses 1 to 512 kg from the bottom up: overlaps <= 0.02 m, no drift, after 10 s."""
     holds("heavy_on_light_stack_10", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("heavy_on_light_pair_1000"))
+def test_a_box_a_thousand_times_heavier_than_the_one_under_it_stands(solver: str) -> None:
+    """1000 kg on 1 kg: overlaps <= 0.02 m, no body moves more than 0.02 m, after 10 s."""
+    holds("heavy_on_light_pair_1000", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("heavy_on_light_pyramid_200"))
+def test_a_heavy_box_on_a_pyramid_of_light_boxes_stands(solver: str) -> None:
+    """200 kg on a 3-2-1 pyramid of 1 kg boxes (two load paths per box): overlaps <= 0.02 m, no
+    body moves more than 0.02 m, after 10 s."""
+    holds("heavy_on_light_pyramid_200", solver)
+
+
+@pytest.mark.parametrize("solver", solvers("heavy_plank_on_light_supports_600"))
+def test_a_heavy_plank_on_two_light_supports_stands(solver: str) -> None:
+    """600 kg plank on two 0.25 kg boxes: overlaps <= 0.02 m, no body moves more than 0.02 m,
+    after 10 s."""
+    holds("heavy_plank_on_light_supports_600", solver)
 
 
 @pytest.mark.parametrize("solver", solvers("plank_on_supports"))

@@ -23,6 +23,9 @@ module of this package:
    restitution, solved from the velocities they came in with, so friction and restitution
    act on the impact whenever in the step it happened, and e = 1 keeps kinetic energy; the
    threshold is a few steps of gravity (a small floor without gravity);
+   shock: where a contact is left deeper than ``shock_slop``, bodies resting on others are
+   lifted out of heavily loaded contacts and stopped from closing in, from the ground up,
+   each contact's lower body held (heavy bodies on light ones stand);
 6. ccd: a body that went further than its start-of-step contacts could see (it was hit hard
    during the step) is swept against the static bodies and put back where it first touches one;
 7. islands: islands (union-find over touching contacts between moving bodies) whose bodies
@@ -58,6 +61,7 @@ from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
+from collision.solvers.iterative.shock import propagate_shock
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Prepared, group_manifolds, prepare_points
 from collision.solvers.protocol import StepContext
@@ -71,6 +75,9 @@ from collision.tolerances import (
     CONTINUOUS_BACKOFF,
     RESTITUTION_GRAVITY_STEPS,
     RESTITUTION_THRESHOLD,
+    SHOCK_ITERATIONS,
+    SHOCK_LOAD_RATIO,
+    SHOCK_SLOP,
     SLEEP_ANGULAR_SPEED,
     SLEEP_LINEAR_SPEED,
     SLEEP_TIME,
@@ -101,6 +108,30 @@ class IterativeSettings(Settings):
         "step nearly still instead of with a residual velocity they do not move at.",
         0,
         100,
+    )
+    shock_iterations = Setting(
+        "int",
+        SHOCK_ITERATIONS,
+        "Passes of each of the shock propagation's lift and stop passes after the soft step, which "
+        "hold heavy bodies on light ones (0: off).",
+        0,
+        100,
+    )
+    shock_slop = Setting(
+        "real",
+        SHOCK_SLOP,
+        "Overlap (units) past which the shock propagation acts; heavily loaded contacts are lifted "
+        "back to it.",
+        0.0,
+        1e6,
+    )
+    shock_load_ratio = Setting(
+        "real",
+        SHOCK_LOAD_RATIO,
+        "Load past which a resting contact is lifted back to shock_slop: the mass its upper body "
+        "carries times 1/m_a + 1/m_b of the pair (the soft contact sinks in proportion).",
+        0.0,
+        1e12,
     )
     warm_start = Setting(
         "bool", True, "Start each contact point from last step's impulses of the point it matches."
@@ -309,6 +340,7 @@ def solve(
     if context.has_compounds:
         row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
     manifolds = group_manifolds(points.pair_index, prepared, inv_mass, inv_inertia, c)
+    start_pose = (bodies.position.copy(), bodies.angle.copy())
     lap(context.ticks, PREPARE, start)
     total_normal, total_tangent, max_normal_impulse = soft_step(
         bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
@@ -322,6 +354,14 @@ def solve(
         (total_normal, total_tangent),
         threshold,
     )
+    propagate_shock(
+        (bodies.position, bodies.angle), (bodies.velocity, bodies.angular_velocity), start_pose,
+        (inv_mass, inv_inertia), (points, prepared, manifolds),
+        (
+            settings.shock_slop, settings.shock_iterations, settings.max_push_speed * context.dt,
+            settings.shock_load_ratio, (context.gravity_x, context.gravity_y),
+        ),
+    )  # fmt: skip
     lap(context.ticks, RESTITUTION, start)
     return prepared, total_normal, total_tangent, row_a, row_b
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from functools import cache
 
-from demo.bench.physics import conservation, cracks, impacts, resting
+from demo.bench.physics import conservation, cracks, impacts, loads, resting
 from demo.bench.physics.case import AT_LEAST, AT_MOST, WITHIN, Case, Check
 
 #: Impact times (fractions of the step) at which Coulomb's law is checked.
@@ -45,6 +45,9 @@ def cases() -> tuple[Case, ...]:
         resting.corner_wheel_settles(),
         resting.stack(ratio=1.0),
         resting.stack(ratio=2.0),
+        loads.heavy_pair(),
+        loads.heavy_on_pyramid(),
+        loads.heavy_plank(),
         resting.plank_on_supports(),
         resting.kinematic_carry(),
         resting.long_drop_on_thin_plate(),

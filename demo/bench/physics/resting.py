@@ -347,15 +347,9 @@ def stack(count: int = 10, ratio: float = 2.0, seconds: float = 10.0) -> Case:
                 "no accumulated impulse: a 1:512 stack has no resting state in it"
             ),
         }
-        defects = {
-            "iterative": (
-                "large mass ratios are not held: the second box sinks 0.87 m into the first within 2 s "
-                "(the top drops 1.28 m) and the stack falls asleep like that"
-            )
-        }
     else:
         law = f"a stack of {count} equal boxes stands for {seconds:g} s"
-        exempt, defects = {}, {}
+        exempt = {}
     return Case(
         scene.name,
         law,
@@ -381,7 +375,6 @@ def stack(count: int = 10, ratio: float = 2.0, seconds: float = 10.0) -> Case:
         },
         stack.__doc__ or "",
         exempt=exempt,
-        defects=defects,
     )
 
 
