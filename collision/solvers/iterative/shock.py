@@ -38,7 +38,7 @@ from collision.solvers.iterative.warm_start import Manifolds, Prepared
 from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s separation now: start of step plus its bodies' ``travel (n, 3)``."""
     a = prepared.body_a[k]
@@ -50,7 +50,7 @@ def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) 
     return points.separation[k] + dn + turn
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _closing_speed(velocity: tuple, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s normal speed (negative: closing) from ``velocity`` (linear, angular)."""
     linear, angular = velocity
@@ -62,7 +62,7 @@ def _closing_speed(velocity: tuple, points: Points, prepared: Prepared, k: int) 
     return vn + angular[a] * prepared.cross_a[k, 0] - angular[b] * prepared.cross_b[k, 0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stopping_speed(velocity: tuple, points: Points, prepared: Prepared, k: int, held: int) -> float:
     """Point ``k``'s closing speed that the velocity pass removes (negative: closing). With a
     held body (``held`` 1: a, 2: b, 0: neither) the upper body is stopped, never lifted: a held
@@ -180,7 +180,7 @@ def _loaded(
     return loaded
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _two_point_lcp(k11: float, k12: float, k22: float, c0: float, c1: float) -> tuple[float, float]:
     """The least pushes ``x >= 0`` with ``K x + c >= 0`` and ``x_i (K x + c)_i = 0`` (``K``
     symmetric positive definite); a nearly singular ``K`` (the points act as one) gets the
@@ -346,6 +346,31 @@ def _stop(
 
 
 @njit(cache=True)
+def lift(pose: tuple, travel: np.ndarray, contacts: tuple, settings: tuple, loaded: np.ndarray) -> None:
+    """The lift passes (see ``_lift``) on ``travel (n, 3)``, then ``pose`` (``position (n, 2)``,
+    ``angle (n,)``) moved by what they added. ``contacts``: ``(points, prepared, walk)``;
+    ``settings``: ``(slop, iterations, max_travel, up)``."""
+    points, prepared, walk = contacts
+    slop, iterations, max_travel, up = settings
+    position, angle = pose
+    n = position.shape[0]
+    c = prepared.body_a.shape[0]
+    before = travel.copy()
+    budget = np.full(n, max_travel)
+    wedged = _wedged(travel, points, prepared, walk, slop, up)
+    floor = np.empty(c)
+    for k in range(c):
+        floor[k] = _separation(travel, points, prepared, k)
+    for _ in range(iterations):
+        _lift(travel, budget, points, prepared, walk, slop, up, loaded, wedged, floor)
+    for i in range(n):
+        position[i, 0] += travel[i, 0] - before[i, 0]
+        position[i, 1] += travel[i, 1] - before[i, 1]
+        angle[i] += travel[i, 2] - before[i, 2]
+    wrap_angles(angle)
+
+
+@njit(cache=True)
 def propagate_shock(
     pose: tuple,
     velocity: tuple,
@@ -393,18 +418,8 @@ def propagate_shock(
     layer = contact_layers(inv_mass, inv_inertia, link)
     walk = (link, _layer_order(link, layer), layer)
     loaded = _loaded(inv_mass, walk, points, up, load_ratio)
-    before = travel.copy()
-    budget = np.full(n, max_travel)
-    wedged = _wedged(travel, points, prepared, walk, slop, up)
-    floor = np.empty(c)
-    for k in range(c):
-        floor[k] = _separation(travel, points, prepared, k)
-    for _ in range(iterations):
-        _lift(travel, budget, points, prepared, walk, slop, up, loaded, wedged, floor)
-    for i in range(n):
-        position[i, 0] += travel[i, 0] - before[i, 0]
-        position[i, 1] += travel[i, 1] - before[i, 1]
-        angle[i] += travel[i, 2] - before[i, 2]
-    wrap_angles(angle)
+    if not loaded.any():
+        return
+    lift(pose, travel, (points, prepared, walk), (slop, iterations, max_travel, up), loaded)
     for _ in range(iterations):
         _stop(velocity, travel, points, prepared, masses, walk, up)
