@@ -15,7 +15,7 @@ import numpy as np
 from demo.bench.engines import Sim
 from demo.bench.measure import deepest_overlap
 from demo.bench.physics.case import AT_MOST, Case, Check
-from demo.bench.physics.resting import TUTORIAL_MASS_RATIO
+from demo.bench.physics.resting import TUTORIAL_MASS_RATIO, overlap_check
 from demo.bench.physics.setups import box, floor, run_for
 from demo.bench.scenes import BodySpec, SceneSpec
 
@@ -45,14 +45,7 @@ def _resting(name: str, law: str, bodies: list[BodySpec], derivation: str, secon
         scene,
         measure,
         {
-            "overlap": Check(
-                "deepest overlap between any two bodies",
-                "m",
-                0.0,
-                0.02,
-                "4 linear slops: a visible sinking is more",
-                AT_MOST,
-            ),
+            "overlap": overlap_check("deepest overlap between any two bodies"),
             "drift": Check(
                 "largest displacement of a body",
                 "m",
@@ -61,7 +54,7 @@ def _resting(name: str, law: str, bodies: list[BodySpec], derivation: str, secon
                 "a few contacts' slops (0.005 m each); more is a body that sank or slid",
                 AT_MOST,
             ),
-        },  # fmt: skip
+        },
         derivation,
         exempt={"tutorial": TUTORIAL_MASS_RATIO, "arcade": ARCADE_MASS_RATIO},
     )

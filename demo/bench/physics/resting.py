@@ -312,6 +312,11 @@ TUTORIAL_MASS_RATIO = (
 )
 
 
+def overlap_check(quantity: str) -> Check:
+    """Bodies at rest on each other overlap by at most 4 linear slops (0.02 m)."""
+    return Check(quantity, "m", 0.0, 0.02, "4 linear slops: a visible sinking is more", AT_MOST)
+
+
 def stack(count: int = 10, ratio: float = 2.0, seconds: float = 10.0) -> Case:
     """A stack stands without sinking or drifting; heavy on light when ``ratio`` > 1.
 
@@ -356,14 +361,7 @@ def stack(count: int = 10, ratio: float = 2.0, seconds: float = 10.0) -> Case:
         scene,
         measure,
         {
-            "overlap": Check(
-                "deepest overlap between neighbours",
-                "m",
-                0.0,
-                0.02,
-                "4 linear slops: a visible sinking is more",
-                AT_MOST,
-            ),
+            "overlap": overlap_check("deepest overlap between neighbours"),
             "drift": Check(
                 "largest displacement of a box",
                 "m",
