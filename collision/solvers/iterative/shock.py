@@ -8,15 +8,17 @@ proportion to the load. Where some point is left deeper than ``shock_slop`` afte
 (Guendelman, Bridson and Fedkiw's shock propagation):
 
 - layers: bodies that do not move this step are layer 0; a moving body's layer is one more
-  than the lowest layer it touches (breadth first over the manifolds); manifolds are taken in
+  than the lowest layer it touches (breadth first over the manifolds), a fixed body above it
+  not counted (a ceiling is not ground); manifolds are taken in
   the order of their lower layer, ground first. A contact whose normal is within
   SUPPORT_COSINE of up and whose upper body is a layer further out is a support: its lower
   body is held;
 - lift (positions only, no velocity change): a body on a support carrying more than
   ``shock_load_ratio`` (see ``_loaded``) is lifted straight up until that contact is back at
   the slop; a body on a lighter support follows what lifts the body under it, keeping its own
-  overlap. Bodies squeezed from the side (a deep non-support contact) stay, and no body moves
-  more than ``max_push_speed * dt``;
+  overlap. Bodies squeezed from the side (a deep non-support contact) stay, no body moves
+  more than ``max_push_speed * dt``, and none rises into a body that does not move above it
+  (a ceiling): its room is the gap to it, handed down to the bodies under it (``_headroom``);
 - stop (velocities): touching points that still close get the impulses that stop them, two-
   point manifolds as a 2 x 2 block, a support's held body not moved and the upper body
   stopped, never lifted, by it.
@@ -83,11 +85,23 @@ def _stopping_speed(velocity: tuple, points: Points, prepared: Prepared, k: int,
     return vn
 
 
+@njit(cache=True, inline="always")
+def _rise(points: Points, k: int, up: tuple[float, float]) -> float:
+    """Up-component of point ``k``'s normal (from body b toward body a)."""
+    return points.normal[k, 0] * up[0] + points.normal[k, 1] * up[1]
+
+
 @njit(cache=True)
-def contact_layers(inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarray) -> np.ndarray:
+def contact_layers(
+    inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarray, points: Points,
+    up: tuple[float, float],
+) -> np.ndarray:  # fmt: skip
     """``(n,) int64``: 0 for bodies that do not move (zero ``inv_mass`` and ``inv_inertia
-    (n,)``), else the fewest manifolds (``link (g, 2) int64``: their bodies) between the body
-    and one of those, breadth first; bodies that reach none get ``n``."""
+    (n,)``), else the fewest manifolds (``link (g, 4) int64``: their bodies and first point)
+    between the body and one of those, breadth first; bodies that reach none get ``n``. A
+    body under one that does not move (the normal toward it pointing down past
+    1 - SUPPORT_COSINE of ``up``: a ceiling, an overhang) is not grounded by it: the layers
+    count up from what bodies can rest on."""
     n = inv_mass.shape[0]
     groups = link.shape[0]
     start = np.zeros(n + 1, dtype=np.int64)
@@ -98,12 +112,17 @@ def contact_layers(inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarr
         start[i + 1] += start[i]
     fill = start[:n].copy()
     neighbour = np.empty(2 * groups, dtype=np.int64)
+    # Up-component of the direction from the entry's body toward its neighbour.
+    toward = np.empty(2 * groups)
     for g in range(groups):
         a = link[g, 0]
         b = link[g, 1]
+        rise = _rise(points, link[g, 2], up)
         neighbour[fill[a]] = b
+        toward[fill[a]] = -rise
         fill[a] += 1
         neighbour[fill[b]] = a
+        toward[fill[b]] = rise
         fill[b] += 1
     layer = np.full(n, n, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
@@ -119,6 +138,8 @@ def contact_layers(inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarr
         head += 1
         for j in range(start[i], start[i + 1]):
             other = neighbour[j]
+            if layer[i] == 0 and toward[j] <= SUPPORT_COSINE - 1.0:
+                continue
             if layer[other] > layer[i] + 1:
                 layer[other] = layer[i] + 1
                 queue[tail] = other
@@ -346,17 +367,82 @@ def _stop(
 
 
 @njit(cache=True)
-def lift(pose: tuple, travel: np.ndarray, contacts: tuple, settings: tuple, loaded: np.ndarray) -> None:
+def _headroom(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, masses: tuple,
+    up: tuple[float, float], slop: float,
+) -> np.ndarray:  # fmt: skip
+    """``(n,)`` how far (units) each body may rise straight up: a body under one that does not
+    move (``masses``: ``(inv_mass, inv_inertia)`` both zero; the normal toward it pointing up
+    past 1 - SUPPORT_COSINE) may close the gap to it and no more, so a body touching a
+    ceiling does not rise; a body with another above it (the same test) may rise as far as
+    that one may plus the gap between them down to ``slop``, since lifting it lifts or
+    squeezes the one above. Unbounded (inf) where nothing fixed is above."""
+    link, order, layer = walk
+    inv_mass, inv_inertia = masses
+    n = layer.shape[0]
+    room = np.full(n, np.inf)
+    capped = False
+    for g in range(link.shape[0]):
+        a = link[g, 0]
+        b = link[g, 1]
+        rise = _rise(points, link[g, 2], up)
+        fixed_a = inv_mass[a] == 0.0 and inv_inertia[a] == 0.0
+        fixed_b = inv_mass[b] == 0.0 and inv_inertia[b] == 0.0
+        if fixed_a == fixed_b:
+            continue
+        # The moving body, and how fast its gap to the fixed one closes as it rises.
+        below = b if fixed_a else a
+        closing = rise if fixed_a else -rise
+        if closing < 1.0 - SUPPORT_COSINE:
+            continue
+        for k in range(link[g, 2], link[g, 3]):
+            gap = max(_separation(travel, points, prepared, k), 0.0)
+            room[below] = min(room[below], gap / closing)
+            capped = True
+    if not capped:
+        return room
+    # Down the layers, each pass carrying the bound one manifold further; a stack needs one.
+    for _ in range(n):
+        changed = False
+        for gg in range(order.shape[0] - 1, -1, -1):
+            g = order[gg]
+            a = link[g, 0]
+            b = link[g, 1]
+            rise = _rise(points, link[g, 2], up)
+            # a above b when the normal (from b toward a) points up.
+            above, below, closing = (a, b, rise) if rise > 0.0 else (b, a, -rise)
+            if closing < 1.0 - SUPPORT_COSINE or room[above] == np.inf:
+                continue
+            if inv_mass[below] == 0.0 and inv_inertia[below] == 0.0:
+                continue
+            gap = np.inf
+            for k in range(link[g, 2], link[g, 3]):
+                gap = min(gap, _separation(travel, points, prepared, k))
+            bound = room[above] + max(gap + slop, 0.0) / closing
+            if bound < room[below]:
+                room[below] = bound
+                changed = True
+        if not changed:
+            break
+    return room
+
+
+@njit(cache=True)
+def lift(
+    pose: tuple, travel: np.ndarray, contacts: tuple, settings: tuple, loaded: np.ndarray,
+    masses: tuple,
+) -> None:  # fmt: skip
     """The lift passes (see ``_lift``) on ``travel (n, 3)``, then ``pose`` (``position (n, 2)``,
-    ``angle (n,)``) moved by what they added. ``contacts``: ``(points, prepared, walk)``;
-    ``settings``: ``(slop, iterations, max_travel, up)``."""
+    ``angle (n,)``) moved by what they added; no body rises further than its room under what
+    does not move (``_headroom``; ``masses``: ``(inv_mass, inv_inertia)``). ``contacts``:
+    ``(points, prepared, walk)``; ``settings``: ``(slop, iterations, max_travel, up)``."""
     points, prepared, walk = contacts
     slop, iterations, max_travel, up = settings
     position, angle = pose
     n = position.shape[0]
     c = prepared.body_a.shape[0]
     before = travel.copy()
-    budget = np.full(n, max_travel)
+    budget = np.minimum(_headroom(travel, points, prepared, walk, masses, up, slop), max_travel)
     wedged = _wedged(travel, points, prepared, walk, slop, up)
     floor = np.empty(c)
     for k in range(c):
@@ -415,11 +501,11 @@ def propagate_shock(
     if not deep:
         return
     link = _links(prepared, manifolds)
-    layer = contact_layers(inv_mass, inv_inertia, link)
+    layer = contact_layers(inv_mass, inv_inertia, link, points, up)
     walk = (link, _layer_order(link, layer), layer)
     loaded = _loaded(inv_mass, walk, points, up, load_ratio)
     if not loaded.any():
         return
-    lift(pose, travel, (points, prepared, walk), (slop, iterations, max_travel, up), loaded)
+    lift(pose, travel, (points, prepared, walk), (slop, iterations, max_travel, up), loaded, masses)
     for _ in range(iterations):
         _stop(velocity, travel, points, prepared, masses, walk, up)
