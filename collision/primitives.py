@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,6 +81,29 @@ def _direction(value: Any, name: str, what: str) -> Vec:
     return d
 
 
+def _line_direction(value: Any, name: str) -> Vec:
+    """A line's direction: non-zero, and not shorter than MIN_FEATURE_SIZE."""
+    d = _direction(value, name, "the direction")
+    if d == (0.0, 0.0):
+        raise ValueError(f"{name} = (0, 0): a line needs a non-zero direction")
+    return d
+
+
+def _extent(value: Any, name: str) -> Vec:
+    """A rectangle's size or half size: both components >= 0."""
+    x, y = _vec(value, name)
+    if x < 0.0 or y < 0.0:
+        raise ValueError(f"{name} = ({x:g}, {y:g}): width and height must be >= 0")
+    return x, y
+
+
+def _check_fields(shape: Any, **checkers: Callable[[Any, str], Any]) -> None:
+    """Replace each named field of a frozen dataclass by its checked value (``checker(value,
+    field name)``, which raises ValueError naming the field)."""
+    for name, checker in checkers.items():
+        object.__setattr__(shape, name, checker(getattr(shape, name), name))
+
+
 @dataclass(frozen=True)
 class Line:
     """The endless line through ``base`` along ``direction`` (non-zero)."""
@@ -88,11 +112,7 @@ class Line:
     direction: Vec
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "base", _vec(self.base, "base"))
-        d = _direction(self.direction, "direction", "the direction")
-        if d == (0.0, 0.0):
-            raise ValueError("direction = (0, 0): a line needs a non-zero direction")
-        object.__setattr__(self, "direction", d)
+        _check_fields(self, base=_vec, direction=_line_direction)
 
 
 @dataclass(frozen=True)
@@ -103,8 +123,7 @@ class Segment:
     point2: Vec
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "point1", _vec(self.point1, "point1"))
-        object.__setattr__(self, "point2", _vec(self.point2, "point2"))
+        _check_fields(self, point1=_vec, point2=_vec)
         _direction(_sub(self.point2, self.point1), "point2 - point1", "a segment of non-zero length")
 
 
@@ -116,8 +135,7 @@ class Circle:
     radius: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "center", _vec(self.center, "center"))
-        object.__setattr__(self, "radius", _radius(self.radius, "radius"))
+        _check_fields(self, center=_vec, radius=_radius)
 
 
 @dataclass(frozen=True)
@@ -128,11 +146,7 @@ class Rectangle:
     size: Vec
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "origin", _vec(self.origin, "origin"))
-        size = _vec(self.size, "size")
-        if size[0] < 0.0 or size[1] < 0.0:
-            raise ValueError(f"size = ({size[0]:g}, {size[1]:g}): width and height must be >= 0")
-        object.__setattr__(self, "size", size)
+        _check_fields(self, origin=_vec, size=_extent)
 
     def corners(self) -> list[Vec]:
         """The four corners, counter-clockwise from ``origin``."""
@@ -150,12 +164,7 @@ class OrientedRectangle:
     rotation: float
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "center", _vec(self.center, "center"))
-        half = _vec(self.half_extend, "half_extend")
-        if half[0] < 0.0 or half[1] < 0.0:
-            raise ValueError(f"half_extend = ({half[0]:g}, {half[1]:g}): must be >= 0")
-        object.__setattr__(self, "half_extend", half)
-        object.__setattr__(self, "rotation", checks.number(self.rotation, "rotation"))
+        _check_fields(self, center=_vec, half_extend=_extent, rotation=checks.number)
 
     def corners(self) -> list[Vec]:
         """The four corners in world space, counter-clockwise from the local (-x, -y) corner."""
