@@ -60,23 +60,30 @@ def _resting(name: str, law: str, bodies: list[BodySpec], derivation: str, secon
     )
 
 
+def _heavy_on_light(
+    name: str, what: str, mass: float, supports: list[BodySpec], heavy: BodySpec, derivation: str | None
+) -> Case:
+    """The resting case ``<name>_<mass>``: ``heavy`` (a body of ``mass`` kg, ``what`` says on
+    what) rests on the light ``supports``, which stand on a static floor; all friction 0.6."""
+    bodies = [floor(friction=FRICTION), *supports, heavy]
+    return _resting(f"{name}_{mass:g}", f"a {mass:g} kg {what} stands for 10 s", bodies, derivation or "")
+
+
+def _box(w: float, h: float, centre: tuple[float, float], density: float = 1.0) -> BodySpec:
+    """A ``w`` x ``h`` m box of ``density`` kg/m^2 at ``centre``, at rest, friction 0.6."""
+    return box(w, h, centre, density=density, friction=FRICTION)
+
+
 def heavy_pair(ratio: float = 1000.0) -> Case:
     """A 1 x 1 m box of ``ratio`` kg rests on a 1 x 1 m box of 1 kg on a static floor.
 
     The light box's two contacts carry 1 + ``ratio`` times its weight. Static equilibrium:
     overlaps 0, nothing moves.
     """
-    bodies = [
-        floor(friction=FRICTION),
-        box(1.0, 1.0, (0.0, 0.5), friction=FRICTION),
-        box(1.0, 1.0, (0.0, 1.5), density=ratio, friction=FRICTION),
-    ]
-    return _resting(
-        f"heavy_on_light_pair_{ratio:g}",
-        f"a {ratio:g} kg box on a 1 kg box stands for 10 s",
-        bodies,
-        heavy_pair.__doc__ or "",
-    )
+    heavy = _box(1.0, 1.0, (0.0, 1.5), ratio)
+    supports = [_box(1.0, 1.0, (0.0, 0.5))]
+    what = "box on a 1 kg box"
+    return _heavy_on_light("heavy_on_light_pair", what, ratio, supports, heavy, heavy_pair.__doc__)
 
 
 def heavy_on_pyramid(mass: float = 200.0) -> Case:
@@ -86,18 +93,14 @@ def heavy_on_pyramid(mass: float = 200.0) -> Case:
     The load spreads down two paths per box; each light box carries a share of ``mass`` that
     is tens to hundreds of times its own weight. Static equilibrium: overlaps 0, nothing moves.
     """
-    bodies = [floor(friction=FRICTION)]
-    for row, count in enumerate((3, 2, 1)):
-        for k in range(count):
-            x = k - 0.5 * (count - 1)
-            bodies.append(box(1.0, 1.0, (x, 0.5 + row), friction=FRICTION))
-    bodies.append(box(1.0, 1.0, (0.0, 3.5), density=mass, friction=FRICTION))
-    return _resting(
-        f"heavy_on_light_pyramid_{mass:g}",
-        f"a {mass:g} kg box on a pyramid of six 1 kg boxes stands for 10 s",
-        bodies,
-        heavy_on_pyramid.__doc__ or "",
-    )
+    heavy = _box(1.0, 1.0, (0.0, 3.5), mass)
+    supports = [
+        _box(1.0, 1.0, (k - 0.5 * (count - 1), 0.5 + row))
+        for row, count in enumerate((3, 2, 1))
+        for k in range(count)
+    ]
+    what = "box on a pyramid of six 1 kg boxes"
+    return _heavy_on_light("heavy_on_light_pyramid", what, mass, supports, heavy, heavy_on_pyramid.__doc__)
 
 
 def heavy_plank(mass: float = 600.0) -> Case:
@@ -107,12 +110,7 @@ def heavy_plank(mass: float = 600.0) -> Case:
     Each support carries half the plank, 1200 times its own weight at 600 kg. Static
     equilibrium: overlaps 0, nothing moves.
     """
-    bodies = [floor(friction=FRICTION)]
-    bodies += [box(0.5, 0.5, (x, 0.25), friction=FRICTION) for x in (-2.5, 2.5)]
-    bodies.append(box(6.0, 0.2, (0.0, 0.6), density=mass / 1.2, friction=FRICTION))
-    return _resting(
-        f"heavy_plank_on_light_supports_{mass:g}",
-        f"a {mass:g} kg plank on two 0.25 kg boxes stands for 10 s",
-        bodies,
-        heavy_plank.__doc__ or "",
-    )
+    heavy = _box(6.0, 0.2, (0.0, 0.6), mass / 1.2)
+    supports = [_box(0.5, 0.5, (x, 0.25)) for x in (-2.5, 2.5)]
+    what = "plank on two 0.25 kg boxes"
+    return _heavy_on_light("heavy_plank_on_light_supports", what, mass, supports, heavy, heavy_plank.__doc__)
