@@ -36,7 +36,7 @@ from numba import njit
 
 from collision.geometry import wrap_angles
 from collision.solvers.iterative.narrowphase import Points
-from collision.solvers.iterative.warm_start import Manifolds, Prepared
+from collision.solvers.iterative.warm_start import Prepared, manifold_link, manifold_links
 from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
 
 
@@ -221,20 +221,6 @@ def _two_point_lcp(k11: float, k12: float, k22: float, c0: float, c1: float) -> 
     return max(x0, 0.0), 0.0
 
 
-@njit(cache=True)
-def _links(prepared: Prepared, manifolds: Manifolds) -> np.ndarray:
-    """``(g, 4) int64`` per manifold: body a, body b, first and end point."""
-    offsets = manifolds.offsets
-    groups = offsets.shape[0] - 1
-    link = np.empty((groups, 4), dtype=np.int64)
-    for g in range(groups):
-        link[g, 0] = prepared.body_a[offsets[g]]
-        link[g, 1] = prepared.body_b[offsets[g]]
-        link[g, 2] = offsets[g]
-        link[g, 3] = offsets[g + 1]
-    return link
-
-
 @njit(cache=True, inline="always")
 def _held(a: int, b: int, layer: np.ndarray, points: Points, k: int, up: tuple[float, float]) -> int:
     """Which body of manifold (``a``, ``b``; first point ``k``) the shock holds: 1 (a) or 2 (b)
@@ -322,12 +308,8 @@ def _stop(
     inv_mass, inv_inertia = masses
     link, order, layer = walk
     for gg in range(order.shape[0]):
-        g = order[gg]
-        a = link[g, 0]
-        b = link[g, 1]
-        k0 = link[g, 2]
-        two = link[g, 3] - k0 == 2
-        k1 = k0 + 1 if two else k0
+        a, b, k0, k1 = manifold_link(link, order[gg])
+        two = k1 != k0
         held = _held(a, b, layer, points, k0, up)
         c0 = 0.0
         c1 = 0.0
@@ -500,7 +482,7 @@ def propagate_shock(
             break
     if not deep:
         return
-    link = _links(prepared, manifolds)
+    link = manifold_links(prepared, manifolds)
     layer = contact_layers(inv_mass, inv_inertia, link, points, up)
     walk = (link, _layer_order(link, layer), layer)
     loaded = _loaded(inv_mass, walk, points, up, load_ratio)

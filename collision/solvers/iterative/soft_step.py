@@ -28,7 +28,7 @@ from collision.geometry import wrap_angles
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.softness import soft_coefficients, softness_table
-from collision.solvers.iterative.warm_start import Manifolds, Prepared
+from collision.solvers.iterative.warm_start import Manifolds, Prepared, manifold_link, manifold_links
 from collision.solvers.protocol import StepContext
 from collision.tolerances import (
     CONTACT_MASS_RATIO_EXPONENT,
@@ -179,10 +179,8 @@ def _pass(
     """
     for gg in range(order.shape[0]):
         g = order[gg]
-        a = link[g, 0]
-        b = link[g, 1]
-        first = link[g, 2]
-        two = link[g, 3] - first == 2
+        a, b, k0, k1 = manifold_link(link, g)
+        two = k1 != k0
         nx = manifold[g, M_NX]
         ny = manifold[g, M_NY]
         tx = -ny
@@ -206,8 +204,6 @@ def _pass(
         mass_scale = softness[row, 1]
         impulse_scale = softness[row, 2]
 
-        k0 = first
-        k1 = first + 1 if two else first
         rna0 = point[k0, P_RNA]
         rnb0 = point[k0, P_RNB]
         rta0 = point[k0, P_RTA]
@@ -418,24 +414,16 @@ def pack_manifolds(
     hertz = min(settings.contact_hertz, 0.25 * inv_hs)
     cross_a = prepared.cross_a
     cross_b = prepared.cross_b
-    body_a, body_b = prepared.body_a, prepared.body_b
     normal, block = points.normal, manifolds.block
     manifold = np.empty((groups, MANIFOLD_COLUMNS))
-    link = np.empty((groups, 4), dtype=np.int64)
+    link = manifold_links(prepared, manifolds)
     for g in range(groups):
-        first = offsets[g]
-        a = body_a[first]
-        b = body_b[first]
-        link[g, 0] = a
-        link[g, 1] = b
-        link[g, 2] = first
-        link[g, 3] = offsets[g + 1]
+        # The second point is the first for one-point manifolds, whose rows then go unused.
+        a, b, first, k1 = manifold_link(link, g)
         manifold[g, M_NX] = normal[first, 0]
         manifold[g, M_NY] = normal[first, 1]
         for j in range(7):
             manifold[g, M_K11 + j] = block[g, j]
-        # Couplings (second point = first for one-point manifolds, whose rows then go unused).
-        k1 = first + 1 if offsets[g + 1] - first == 2 else first
         iia = inv_inertia[a]
         iib = inv_inertia[b]
         rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]

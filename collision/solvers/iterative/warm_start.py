@@ -346,3 +346,27 @@ def group_manifolds(
             block[g, 5] = k11 / det
             block[g, 6] = 1.0
     return Manifolds(offsets, block)
+
+
+@njit(cache=True)
+def manifold_links(prepared: Prepared, manifolds: Manifolds) -> np.ndarray:
+    """``link (g, 4) int64``, a row per manifold: body a, body b, first and end point (see
+    :func:`manifold_link`)."""
+    offsets = manifolds.offsets
+    groups = offsets.shape[0] - 1
+    link = np.empty((groups, 4), dtype=np.int64)
+    for g in range(groups):
+        link[g, 0] = prepared.body_a[offsets[g]]
+        link[g, 1] = prepared.body_b[offsets[g]]
+        link[g, 2] = offsets[g]
+        link[g, 3] = offsets[g + 1]
+    return link
+
+
+@njit(cache=True, inline="always")
+def manifold_link(link: np.ndarray, g: int) -> tuple[int, int, int, int]:
+    """Manifold ``g``'s row of ``link`` as ``(a, b, k0, k1)``: its bodies and its first and
+    second point (``k1 == k0`` for a one-point manifold)."""
+    k0 = link[g, 2]
+    k1 = k0 + 1 if link[g, 3] - k0 == 2 else k0
+    return link[g, 0], link[g, 1], k0, k1
