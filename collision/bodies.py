@@ -507,22 +507,20 @@ def sync_parts(bodies: Bodies) -> None:
     mass), so with the root's pose it is placed exactly.
     """
     root = bodies.root
-    position = bodies.position
-    angle = bodies.angle
-    velocity = bodies.velocity
-    angular_velocity = bodies.angular_velocity
-    sleeping = bodies.sleeping
     for i in range(root.shape[0]):
-        r = root[i]
-        if r == i:
-            continue
-        position[i, 0] = position[r, 0]
-        position[i, 1] = position[r, 1]
-        angle[i] = angle[r]
-        velocity[i, 0] = velocity[r, 0]
-        velocity[i, 1] = velocity[r, 1]
-        angular_velocity[i] = angular_velocity[r]
-        sleeping[i] = sleeping[r]
+        if root[i] != i:
+            _copy_motion(bodies, root[i], i)
+
+
+@njit(cache=True, inline="always")
+def _copy_motion(bodies: Bodies, source: int, row: int) -> None:
+    """Row ``source``'s pose, velocity and sleeping flag into row ``row``."""
+    for d in range(2):
+        bodies.position[row, d] = bodies.position[source, d]
+        bodies.velocity[row, d] = bodies.velocity[source, d]
+    bodies.angle[row] = bodies.angle[source]
+    bodies.angular_velocity[row] = bodies.angular_velocity[source]
+    bodies.sleeping[row] = bodies.sleeping[source]
 
 
 @njit(cache=True)

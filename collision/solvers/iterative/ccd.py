@@ -89,16 +89,10 @@ def stop_at_static(
     left to the solver: its soft contacts hold them, and moving a body out of a contact the
     solver holds would kick the bodies resting on it. A compound's part rows follow its root.
     """
-    local_vertices = bodies.local_vertices
     vertex_count = bodies.vertex_count
-    world_vertices = bodies.world_vertices
     position = bodies.position
-    angle = bodies.angle
-    inv_mass = bodies.inv_mass
-    static = bodies.static
     root = bodies.root
     has_compounds = context.has_compounds
-    dt = context.dt
     n = position.shape[0]
     moved_back = 0
     part = np.empty((MAX_VERTICES, 2))
@@ -107,12 +101,12 @@ def stop_at_static(
     touching = np.zeros(0, dtype=np.bool_)
     statics = np.zeros(0, dtype=np.int64)
     for i in range(n):
-        if not moving[i] or inv_mass[i] <= 0.0 or (has_compounds and root[i] != i):
+        if not moving[i] or bodies.inv_mass[i] <= 0.0 or (has_compounds and root[i] != i):
             continue
         dx = position[i, 0] - start_position[i, 0]
         dy = position[i, 1] - start_position[i, 1]
         travel = math.sqrt(dx * dx + dy * dy)
-        covered = math.sqrt(start_velocity[i, 0] ** 2 + start_velocity[i, 1] ** 2) * dt + reach
+        covered = math.sqrt(start_velocity[i, 0] ** 2 + start_velocity[i, 1] ** 2) * context.dt + reach
         if travel <= covered:
             continue
         if not prepared:
@@ -120,13 +114,15 @@ def stop_at_static(
             touching = np.zeros(pairs.shape[0], dtype=np.bool_)
             for k in range(pair_index.shape[0]):
                 touching[pair_index[k]] = True
-            statics = np.flatnonzero(static)
+            statics = np.flatnonzero(bodies.static)
         first = 1.0
         # The body's rows: itself, or a compound's parts, which follow their root.
         j = i
         while j < n and (j == i or (has_compounds and root[j] == i)):
             k = vertex_count[j]
-            _place(local_vertices[j], k, start_position[i, 0], start_position[i, 1], angle[i], part)
+            _place(
+                bodies.local_vertices[j], k, start_position[i, 0], start_position[i, 1], bodies.angle[i], part
+            )
             lox, loy, hix, hiy = _bounds(part, k)
             # The box the part sweeps over the step.
             lox = min(lox, lox + dx)
@@ -136,7 +132,7 @@ def stop_at_static(
             for q in range(statics.shape[0]):
                 s = int(statics[q])
                 ks = vertex_count[s]
-                wv = world_vertices[s]
+                wv = bodies.world_vertices[s]
                 slox, sloy, shix, shiy = _bounds(wv, ks)
                 if slox > hix or shix < lox or sloy > hiy or shiy < loy or _paired(pairs, touching, j, s):
                     continue

@@ -35,13 +35,80 @@ def _find(parent: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True)
-def wake_islands(sleeping: np.ndarray, sleep_time: np.ndarray, island: np.ndarray, wake: np.ndarray) -> None:
-    """Wake every sleeping body whose island (``island (n,)``, the id it fell asleep with) is
-    marked in ``wake (n,) bool``."""
+def wake_islands(sleeping: np.ndarray, state: Any, wake: np.ndarray) -> None:
+    """Wake every sleeping body whose island (``state.island (n,)``, the id it fell asleep
+    with) is marked in ``wake (n,) bool``, its clock restarted; every awake body is then in no
+    island (-1)."""
+    island = state.island
     for i in range(sleeping.shape[0]):
         if sleeping[i] and island[i] >= 0 and wake[island[i]]:
             sleeping[i] = False
+            state.sleep_time[i] = 0.0
+        if not sleeping[i]:
+            island[i] = -1
+
+
+@njit(cache=True)
+def _tick_clocks(bodies: Bodies, static: np.ndarray, state: Any, settings: Any, dt: float) -> None:
+    """Every awake row not marked ``static``: its clock ``state.sleep_time`` gains ``dt`` while
+    it is slower than the sleep speeds, else restarts; a kinematic body in motion never rests."""
+    velocity = bodies.velocity
+    angular_velocity = bodies.angular_velocity
+    sleep_time = state.sleep_time
+    linear_speed = settings.sleep_linear_speed
+    for i in range(velocity.shape[0]):
+        if static[i] or bodies.sleeping[i]:
+            continue
+        v2 = velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1]
+        if bodies.kinematic[i] and (v2 > 0.0 or angular_velocity[i] != 0.0):
             sleep_time[i] = 0.0
+        elif v2 > linear_speed * linear_speed or abs(angular_velocity[i]) > settings.sleep_angular_speed:
+            sleep_time[i] = 0.0
+        else:
+            sleep_time[i] += dt
+
+
+@njit(cache=True)
+def _join_touching(
+    static: np.ndarray, body_a: np.ndarray, body_b: np.ndarray, separation: np.ndarray
+) -> np.ndarray:
+    """The islands: ``parent (n,) int64`` of a union-find (see :func:`_find`) joining the rows
+    of every touching contact (``separation <= 0``) that has no row marked ``static``."""
+    parent = np.arange(static.shape[0])
+    for k in range(body_a.shape[0]):
+        if separation[k] > 0.0:
+            continue
+        a = body_a[k]
+        b = body_b[k]
+        if static[a] or static[b]:
+            continue
+        ra = _find(parent, a)
+        rb = _find(parent, b)
+        if ra != rb:
+            if ra < rb:
+                parent[rb] = ra
+            else:
+                parent[ra] = rb
+    return parent
+
+
+@njit(cache=True)
+def _island_clocks(
+    parent: np.ndarray, static: np.ndarray, sleeping: np.ndarray, sleep_time: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(island_time, island_awake)``, each ``(n,)`` by island root: an island's clock is its
+    least rested awake body; awake, whether it has any awake body."""
+    n = static.shape[0]
+    island_time = np.full(n, np.inf)
+    island_awake = np.zeros(n, dtype=np.bool_)
+    for i in range(n):
+        if static[i] or sleeping[i]:
+            continue
+        r = _find(parent, i)
+        island_awake[r] = True
+        if sleep_time[i] < island_time[r]:
+            island_time[r] = sleep_time[i]
+    return island_time, island_awake
 
 
 @njit(cache=True)
@@ -68,74 +135,28 @@ def update_sleep(
     its island like any body. Rows marked ``static`` are left out (the caller also marks the
     part rows of compounds, whose contacts are reported on their roots).
     """
-    velocity = bodies.velocity
-    angular_velocity = bodies.angular_velocity
-    kinematic = bodies.kinematic
+    _tick_clocks(bodies, static, state, settings, dt)
+    parent = _join_touching(static, body_a, body_b, separation)
+    island_time, island_awake = _island_clocks(parent, static, bodies.sleeping, state.sleep_time)
     sleeping = bodies.sleeping
-    sleep_time = state.sleep_time
     island = state.island
-    linear_speed = settings.sleep_linear_speed
-    angular_speed = settings.sleep_angular_speed
-    time_to_sleep = settings.time_to_sleep
-    n = velocity.shape[0]
-    for i in range(n):
-        if static[i] or sleeping[i]:
-            continue
-        v2 = velocity[i, 0] * velocity[i, 0] + velocity[i, 1] * velocity[i, 1]
-        if kinematic[i] and (v2 > 0.0 or angular_velocity[i] != 0.0):
-            sleep_time[i] = 0.0
-        elif v2 > linear_speed * linear_speed or abs(angular_velocity[i]) > angular_speed:
-            sleep_time[i] = 0.0
-        else:
-            sleep_time[i] += dt
-    parent = np.arange(n)
-    for k in range(body_a.shape[0]):
-        if separation[k] > 0.0:
-            continue
-        a = body_a[k]
-        b = body_b[k]
-        if static[a] or static[b]:
-            continue
-        ra = _find(parent, a)
-        rb = _find(parent, b)
-        if ra != rb:
-            if ra < rb:
-                parent[rb] = ra
-            else:
-                parent[ra] = rb
-    # An island's clock is its least rested awake body.
-    island_time = np.full(n, np.inf)
-    island_awake = np.zeros(n, dtype=np.bool_)
-    for i in range(n):
-        if static[i] or sleeping[i]:
-            continue
-        r = _find(parent, i)
-        island_awake[r] = True
-        if sleep_time[i] < island_time[r]:
-            island_time[r] = sleep_time[i]
-    wake = np.zeros(n, dtype=np.bool_)
-    any_wake = False
-    for i in range(n):
+    wake = np.zeros(sleeping.shape[0], dtype=np.bool_)
+    for i in range(sleeping.shape[0]):
         if static[i]:
             continue
         r = _find(parent, i)
         if not island_awake[r]:
             continue
-        if island_time[r] >= time_to_sleep:
+        if island_time[r] >= settings.time_to_sleep:
             if not sleeping[i]:
                 sleeping[i] = True
                 island[i] = r
-                velocity[i, 0] = 0.0
-                velocity[i, 1] = 0.0
-                angular_velocity[i] = 0.0
+                bodies.velocity[i, 0] = 0.0
+                bodies.velocity[i, 1] = 0.0
+                bodies.angular_velocity[i] = 0.0
         elif sleeping[i]:
             wake[island[i]] = True
-            any_wake = True
-    if any_wake:
-        wake_islands(sleeping, sleep_time, island, wake)
-    for i in range(n):
-        if not sleeping[i]:
-            island[i] = -1
+    wake_islands(sleeping, state, wake)
 
 
 @njit(cache=True)
@@ -144,29 +165,16 @@ def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
     impulse, a new velocity) gets its clock restarted and wakes the island it slept with;
     without ``sleep`` every body wakes. Returns ``moving (n,) bool``: awake and not static."""
     sleeping = bodies.sleeping
-    static = bodies.static
-    island = state.island
-    sleep_time = state.sleep_time
-    was_sleeping = state.was_sleeping
-    n = sleeping.shape[0]
-    wake = np.zeros(n, dtype=np.bool_)
-    any_wake = False
-    for i in range(n):
+    wake = np.zeros(sleeping.shape[0], dtype=np.bool_)
+    for i in range(sleeping.shape[0]):
         if not sleep:
             sleeping[i] = False
-        if was_sleeping[i] and not sleeping[i]:
-            sleep_time[i] = 0.0
-            if island[i] >= 0:
-                wake[island[i]] = True
-                any_wake = True
-    if any_wake:
-        wake_islands(sleeping, sleep_time, island, wake)
-    moving = np.empty(n, dtype=np.bool_)
-    for i in range(n):
-        if not sleeping[i]:
-            island[i] = -1
-        moving[i] = not (static[i] or sleeping[i])
-    return moving
+        if state.was_sleeping[i] and not sleeping[i]:
+            state.sleep_time[i] = 0.0
+            if state.island[i] >= 0:
+                wake[state.island[i]] = True
+    wake_islands(sleeping, state, wake)
+    return ~(bodies.static | sleeping)
 
 
 @njit(cache=True, inline="always")
@@ -238,7 +246,7 @@ def wake_touched(
                 any_wake = True
     if not any_wake:
         return False
-    wake_islands(sleeping, state.sleep_time, island, wake)
+    wake_islands(sleeping, state, wake)
     for i in range(n):
         if sleeping[root[i]]:
             continue
