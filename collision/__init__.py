@@ -24,6 +24,7 @@ Conventions (stated once, kept everywhere):
 import collision.kernel_cache  # noqa: F401
 from collision import primitives
 from collision.batch import MTDBatch, Shapes, SweepBatch, find_mtd_many, intersect_many, sweep_many
+from collision.clip import clip_polygon
 from collision.contacts import Contacts, contact_points
 from collision.decompose import decompose
 from collision.pair import Hit, find_mtd, intersect, sweep
@@ -43,6 +44,7 @@ __all__ = [
     "Shapes",
     "SweepBatch",
     "World",
+    "clip_polygon",
     "clip_segment",
     "contact_points",
     "decompose",

@@ -1,8 +1,8 @@
 """The teaching scenes: the tutorial's programs T1, T2, T3, T5a, T6 and T9, one pair at a time.
 
 Each shows one algorithm on two polygons with the engine's one-pair functions (``intersect``,
-``find_mtd``, ``sweep``, ``contact_points``) or, for ``clipping``, the Sutherland-Hodgman
-polygon clip below. The polygons are static bodies of a world without gravity, so the program
+``find_mtd``, ``sweep``, ``contact_points``, and for ``clipping`` the Sutherland-Hodgman
+``clip_polygon``). The polygons are static bodies of a world without gravity, so the program
 draws them as usual; the scene moves and turns them itself. One class per tutorial, each with
 its own ``on_overlay``: that is where a tutorial's figure is drawn.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from collision import Hit, World, explain, find_mtd, intersect, sweep
+from collision import Hit, World, clip_polygon, explain, find_mtd, intersect, sweep
 from collision.shapes import Polygon
 from demo.draw import palette
 from demo.scenes import figures
@@ -48,37 +48,7 @@ PANEL = figures.Panel(93.0, 4.0, 400.0 / 3.0 - 2.0, 96.0)
 
 
 # ----------------------------------------------------------------------------------------------
-# Sutherland-Hodgman.
-
-
-def clip_polygon(subject: np.ndarray, clip: np.ndarray) -> np.ndarray:
-    """The intersection of two convex CCW polygons ``subject (k, 2)`` and ``clip (m, 2)``: (j, 2).
-
-    Sutherland-Hodgman: the subject is cut by the inner half-plane of each clip edge in turn.
-    An empty result has shape (0, 2); touching shapes may give a degenerate polygon (area 0).
-    """
-    out = np.asarray(subject, dtype=np.float64).reshape(-1, 2)
-    c = np.asarray(clip, dtype=np.float64).reshape(-1, 2)
-    m = len(c)
-    for i in range(m):
-        if len(out) == 0:
-            break
-        p, q = c[i], c[(i + 1) % m]
-        edge = q - p
-        # Inside = left of the edge (CCW): cross(edge, v - p) >= 0.
-        side = edge[0] * (out[:, 1] - p[1]) - edge[1] * (out[:, 0] - p[0])
-        kept: list[np.ndarray] = []
-        k = len(out)
-        for j in range(k):
-            cur, nxt = out[j], out[(j + 1) % k]
-            s_cur, s_nxt = side[j], side[(j + 1) % k]
-            if s_cur >= 0.0:
-                kept.append(cur)
-            if (s_cur >= 0.0) != (s_nxt >= 0.0):
-                t = s_cur / (s_cur - s_nxt)
-                kept.append(cur + t * (nxt - cur))
-        out = np.array(kept).reshape(-1, 2)
-    return out
+# Areas, for the clipping scene's figure and its tests.
 
 
 def polygon_area(vertices: np.ndarray) -> float:
