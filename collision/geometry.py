@@ -12,6 +12,11 @@ import math
 import numpy as np
 from numba import njit
 
+#: An index or a count as compiled code is given it: a Python ``int`` or a numpy ``int64``
+#: (read from an index array, or a constant kept out of int literals: numba compiles a kernel
+#: again for every int literal it is called with).
+Index = int | np.int64
+
 
 @njit(cache=True, inline="always")
 def closest_point_on_segment(

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from collision import checks
-from collision.geometry import closest_point_on_segment
+from collision.geometry import Index, closest_point_on_segment
 from collision.shapes import check_vertices
 from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
 
@@ -47,7 +47,9 @@ Out = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
 
 @njit(cache=True, inline="always")
-def _make_key(kind: int, reference_is_b: int, reference_index: int, incident_index: int, end: int) -> int:
+def _make_key(
+    kind: int, reference_is_b: Index, reference_index: Index, incident_index: Index, end: Index
+) -> Index:
     return (((kind * 2 + reference_is_b) * 16 + reference_index) * 16 + incident_index) * 2 + end
 
 
@@ -79,7 +81,7 @@ def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, inline="always")
-def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int) -> tuple[float, int]:
+def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int) -> tuple[float, Index]:
     """Largest separation of ``q`` beyond a face of ``p`` and that face's index.
 
     ``p (>=kp, 2)`` with ``kp >= 2`` and its edge normals ``pn``, ``q (>=kq, 2)``. The
@@ -108,8 +110,8 @@ def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: i
 
 @njit(cache=True)
 def _chain_to_vertices(
-    p: np.ndarray, kp: int, p0: int, pe: int, q: np.ndarray, kq: int, q0: int, qv: int
-) -> tuple[float, float, float, float, float, int, int]:
+    p: np.ndarray, kp: int, p0: Index, pe: Index, q: np.ndarray, kq: int, q0: Index, qv: Index
+) -> tuple[float, float, float, float, float, Index, Index]:
     """Closest pair between the vertices of chain q and the edges of chain p.
 
     A chain is a run of a shape's vertices from index ``p0`` (wrapping at ``kp``); chain p
@@ -119,8 +121,8 @@ def _chain_to_vertices(
     """
     best = math.inf
     bpx = bpy = bqx = bqy = 0.0
-    bi = -1
-    bj = -1
+    bi: Index = -1
+    bj: Index = -1
     for jj in range(qv):
         j = (q0 + jj) % kq
         for ii in range(max(pe, 1)):
@@ -140,8 +142,17 @@ def _chain_to_vertices(
 
 @njit(cache=True)
 def _closest_features(
-    p: np.ndarray, kp: int, p0: int, pv: int, pe: int, q: np.ndarray, kq: int, q0: int, qv: int, qe: int
-) -> tuple[float, float, float, float, float, int, int]:
+    p: np.ndarray,
+    kp: int,
+    p0: Index,
+    pv: Index,
+    pe: Index,
+    q: np.ndarray,
+    kq: int,
+    q0: Index,
+    qv: Index,
+    qe: Index,
+) -> tuple[float, float, float, float, float, Index, Index]:
     """Closest points of two separated chains (see ``_chain_to_vertices``).
 
     Returns ``(distance, px, py, qx, qy, p_vertex, q_vertex)``; a ``*_vertex`` is the index
@@ -183,9 +194,9 @@ def manifold_kernel(
     # Faces as int64 from the start: numba compiles a kernel again for an int literal (even
     # one a later assignment replaces) passed to it.
     sep_a = -math.inf
-    edge_a = np.int64(0)
+    edge_a: Index = np.int64(0)
     sep_b = -math.inf
-    edge_b = np.int64(0)
+    edge_b: Index = np.int64(0)
     if ka >= 2:
         sep_a, edge_a = face_separation(a, an, ka, b, kb)
         if sep_a > speculative:
@@ -209,7 +220,7 @@ def manifold_kernel(
 
 @njit(cache=True, inline="always")
 def _vertex_contact(
-    a: np.ndarray, ia: int, b: np.ndarray, ib: int, speculative: float, out: Out, reference_is_b: int
+    a: np.ndarray, ia: Index, b: np.ndarray, ib: Index, speculative: float, out: Out, reference_is_b: Index
 ) -> tuple[int, float, float]:
     """One contact between vertex ia of A and vertex ib of B (normal from B toward A), written
     into ``out`` (A's point first)."""
@@ -239,12 +250,12 @@ def _vertex_contact(
 @njit(cache=True, inline="always")
 def _clip_manifold(
     reference: tuple[np.ndarray, np.ndarray, int],
-    edge: int,
+    edge: Index,
     face_sep: float,
     incident: tuple[np.ndarray, np.ndarray, int],
     speculative: float,
     out: Out,
-    reference_is_b: int,
+    reference_is_b: Index,
 ) -> tuple[int, float, float]:
     """Manifold with reference shape ``r`` (face ``edge``, separation ``face_sep``) and incident
     shape ``s``, each given as ``(vertices, edge normals, vertex count)``: the incident edge
@@ -269,8 +280,8 @@ def _clip_manifold(
 
     # Incident edge: the face of s most anti-parallel to the reference normal.
     if ks == 1:
-        i1 = np.int64(0)  # not a literal: see manifold_kernel
-        i2 = 0
+        i1: Index = np.int64(0)  # not a literal: see manifold_kernel
+        i2: Index = 0
     else:
         lowest = math.inf
         i1 = np.int64(0)
@@ -345,7 +356,7 @@ def _clip_manifold(
 
 @njit(cache=True)
 def _clip_fallback(
-    r: np.ndarray, kr: int, s: np.ndarray, ks: int, speculative: float, out: Out, reference_is_b: int
+    r: np.ndarray, kr: int, s: np.ndarray, ks: int, speculative: float, out: Out, reference_is_b: Index
 ) -> tuple[int, float, float]:
     """Separated shapes whose incident edge misses the reference face: closest features,
     written into ``out`` (``r``'s point first).

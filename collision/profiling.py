@@ -20,6 +20,7 @@ from numba.core import config
 from numba.extending import intrinsic
 
 from collision import checks
+from collision.geometry import Index
 
 #: The stages of a step, in the order the iterative solver runs them (Box2D v3's names where
 #: it has the stage): ``wake`` bodies disturbed since the last step; ``broadphase`` candidate
@@ -101,7 +102,7 @@ def start_clock(ticks: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def lap(ticks: np.ndarray, stage: int, since: int) -> int:
+def lap(ticks: np.ndarray, stage: Index, since: int) -> int:
     """End ``stage`` (an index into STAGES): add the ticks since ``since`` to ``ticks[stage]``
     and return now. ``ticks (len(STAGES),) int64`` empty (shape 0) means profiling is off:
     nothing is read, 0 returned."""

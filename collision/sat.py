@@ -49,6 +49,7 @@ import math
 import numpy as np
 from numba import njit
 
+from collision.geometry import Index
 from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 
 # --------------------------------------------------------------------------------------
@@ -105,7 +106,7 @@ def face_count(k: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def face(shapes: np.ndarray, s: int, k: int, f: int) -> tuple[float, float, float]:
+def face(shapes: np.ndarray, s: int, k: int, f: Index) -> tuple[float, float, float]:
     """Face ``f`` of the shape ``shapes[s, :k]`` as ``(nx, ny, h)``: outward normal, not
     normalised (its length is the edge's), and the face's height ``h`` along it (the
     shape's highest projection).
@@ -160,7 +161,7 @@ def interval_intersect(gap: float, speed: float) -> tuple[float, float]:
 
 @njit(cache=True)
 def pair_normal(
-    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: int
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: Index
 ) -> tuple[float, float]:
     """Normal of face ``f`` of a pair (A's faces first, then B's), not normalised, oriented
     from B toward A (a face of A points the other way); ``(0, 0)`` for ``f = -1``, no face."""
@@ -217,7 +218,7 @@ def depth_tie_wins(
     kb: int,
     nx: float,
     ny: float,
-    best: int,
+    best: Index,
 ) -> bool:
     """Exact tie of two depth candidates, the face with oriented normal ``n`` and the
     current one, face ``best``: True if ``n`` should win. Different lines:
@@ -284,8 +285,8 @@ def intersect_kernel(a: np.ndarray, b: np.ndarray) -> bool:
 
 @njit(cache=True, inline="always")
 def find_collision_plane(
-    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, faces: tuple[int, int],
-    t_first: float, depth: tuple[float, float],
+    shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int,
+    faces: tuple[Index, Index], t_first: float, depth: tuple[float, float],
 ) -> tuple[bool, float, float, float, float]:  # fmt: skip
     """Tutorial 3's FindCollisionPlane (which its Collide calls FindMTD): a future hit's normal
     is the face of the latest entry (``faces[0]``, at ``t_first``); without one, the face of
@@ -364,12 +365,12 @@ def _sweep(
     t_last = t_max  # earliest exit so far (never after t_max)
     # Faces as int64 from the start: an int literal here would make numba compile the kernels
     # they are passed to once more, for that literal.
-    hit_face = np.int64(-1)  # face of the latest entry (-1: none yet); see pair_normal
+    hit_face: Index = np.int64(-1)  # face of the latest entry (-1: none yet); see pair_normal
     # Smallest overlap so far, as overlap^2 over its normal's length^2 (compared by cross
     # multiplication: no division per face), and its face.
     depth_sq = math.inf
     depth_len_sq = 1.0
-    depth_face = np.int64(-1)
+    depth_face: Index = np.int64(-1)
     fa = face_count(ka)
     for f in range(fa + face_count(kb)):
         # A face of one shape and the other shape's lowest point along its normal: the gap

@@ -20,6 +20,7 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.geometry import Index
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.protocol import StepContext
 from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH
@@ -212,7 +213,7 @@ def collide(
     pb = np.empty((2, 2))
     ps = np.empty(2)
     pk = np.empty(2, dtype=np.int64)
-    c = np.int64(0)  # not a literal: drop_internal_edges is compiled for int64 only
+    c: Index = np.int64(0)  # not a literal: drop_internal_edges is compiled for int64 only
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
@@ -234,7 +235,7 @@ def collide(
             c += 1
     points = Points(pair_index, key, point_a, point_b, normal, separation)
     c = drop_internal_edges(bodies, world_normals, pairs, points, c)
-    return points, c
+    return points, int(c)
 
 
 @njit(cache=True, inline="always")
@@ -303,8 +304,8 @@ def _static_partners(static: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray,
 
 @njit(cache=True)
 def drop_internal_edges(
-    bodies: Bodies, world_normals: np.ndarray, pairs: np.ndarray, points: Points, c: int
-) -> int:
+    bodies: Bodies, world_normals: np.ndarray, pairs: np.ndarray, points: Points, c: Index
+) -> Index:
     """Seed 002's crack problem for persistent contacts: drops the points where a moving body
     touches an internal face of the static world (``points`` in pair order, the first ``c``
     used; ``world_normals`` of every paired body). A static body's face is internal where the

@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from collision.geometry import Index
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 
 #: Gauss-Seidel passes over the impact's manifolds at most; a frictionless lone manifold is
@@ -80,7 +81,7 @@ class Impact(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _frame(impact: Impact, k: int, column: int) -> tuple[int, int, float, float]:
+def _frame(impact: Impact, k: Index, column: Index) -> tuple[int, int, float, float]:
     """Point ``k``'s bodies A and B and its unit direction: the normal (``column`` NORMAL) or
     the tangent ``(-ny, nx)`` (TANGENT)."""
     nx = impact.normal[k, 0]
@@ -90,7 +91,7 @@ def _frame(impact: Impact, k: int, column: int) -> tuple[int, int, float, float]
 
 
 @njit(cache=True)
-def _push(motion: Motion, impact: Impact, k: int, column: int, d: float) -> None:
+def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> None:
     """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
     ``(-ny, nx)`` (TANGENT), its opposite on B."""
     prepared = impact.prepared
@@ -105,7 +106,7 @@ def _push(motion: Motion, impact: Impact, k: int, column: int, d: float) -> None
 
 
 @njit(cache=True)
-def _speed(motion: Motion, impact: Impact, k: int, column: int) -> float:
+def _speed(motion: Motion, impact: Impact, k: Index, column: Index) -> float:
     """Relative speed (A minus B) at point ``k`` along its normal or tangent (see :func:`_push`)."""
     prepared = impact.prepared
     a, b, ux, uy = _frame(impact, k, column)
@@ -119,7 +120,9 @@ def _speed(motion: Motion, impact: Impact, k: int, column: int) -> float:
 
 
 @njit(cache=True)
-def _set_impulse(motion: Motion, impact: Impact, k: int, column: int, total: np.ndarray, new: float) -> float:
+def _set_impulse(
+    motion: Motion, impact: Impact, k: Index, column: Index, total: np.ndarray, new: float
+) -> float:
     """Point ``k``'s accumulated impulse ``total[k]`` (normal or tangent, ``column``) becomes
     ``new``: the difference is applied to the bodies (:func:`_push`). Returns its size."""
     d = new - total[k]
@@ -159,13 +162,13 @@ def _lcp2(
 @njit(cache=True)
 def _spread(
     bounce: np.ndarray,
-    count: int,
+    count: Index,
     prepared: Prepared,
     motion: Motion,
     total_normal: np.ndarray,
     offsets: np.ndarray,
     threshold: float,
-) -> int:
+) -> Index:
     """Add to ``bounce (g,) bool`` the elastic manifolds the impact reached within the step.
 
     A body bounced off one contact can hit another in the same step: that contact was not
@@ -229,7 +232,7 @@ def impacting(
     offsets = manifolds.offsets
     groups = offsets.shape[0] - 1
     hit = np.zeros(groups, dtype=np.bool_)
-    count = np.int64(0)  # not a literal: _spread would be compiled for it too
+    count: Index = np.int64(0)  # not a literal: _spread would be compiled for it too
     for g in range(groups):
         for k in range(offsets[g], offsets[g + 1]):
             if prepared.approach[k] < -threshold and max_normal_impulse[k] > 0.0:
@@ -302,7 +305,7 @@ def _converge(
     x: np.ndarray,
     f: np.ndarray,
     scale: np.ndarray,
-    compression: bool,
+    compression: bool | np.bool_,
 ) -> None:
     """Gauss-Seidel over the manifolds ``order`` until the impulses stop changing: with
     ``compression`` the normal rows (impulses ``x``) and the friction rows (``f``), else the
