@@ -158,6 +158,19 @@ def _block_rows(
 
 
 @njit(cache=True, inline="always")
+def _velocity(body: np.ndarray, i: int) -> tuple[float, float, float]:
+    """Body row ``i``'s velocity ``(vx, vy, w)`` (units/s, rad/s)."""
+    return body[i, B_VX], body[i, B_VY], body[i, B_W]
+
+
+@njit(cache=True, inline="always")
+def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
+    """Point row ``k``'s lever arms ``(rna, rnb, rta, rtb)``: the cross products of its anchors
+    on A and B with the normal and with the tangent (units)."""
+    return point[k, P_RNA], point[k, P_RNB], point[k, P_RTA], point[k, P_RTB]
+
+
+@njit(cache=True, inline="always")
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool, open_speed: float, max_push: float,
@@ -185,12 +198,8 @@ def _pass(
         ny = manifold[g, M_NY]
         tx = -ny
         ty = nx
-        vax = body[a, B_VX]
-        vay = body[a, B_VY]
-        wa = body[a, B_W]
-        vbx = body[b, B_VX]
-        vby = body[b, B_VY]
-        wb = body[b, B_W]
+        vax, vay, wa = _velocity(body, a)
+        vbx, vby, wb = _velocity(body, b)
         dvx = vax - vbx
         dvy = vay - vby
         vn_lin = dvx * nx + dvy * ny
@@ -204,14 +213,8 @@ def _pass(
         mass_scale = softness[row, 1]
         impulse_scale = softness[row, 2]
 
-        rna0 = point[k0, P_RNA]
-        rnb0 = point[k0, P_RNB]
-        rta0 = point[k0, P_RTA]
-        rtb0 = point[k0, P_RTB]
-        rna1 = point[k1, P_RNA]
-        rnb1 = point[k1, P_RNB]
-        rta1 = point[k1, P_RTA]
-        rtb1 = point[k1, P_RTB]
+        rna0, rnb0, rta0, rtb0 = _arms(point, k0)
+        rna1, rnb1, rta1, rtb1 = _arms(point, k1)
         vn0 = vn_lin + wa * rna0 - wb * rnb0
         vn1 = vn_lin + wa * rna1 - wb * rnb1
         vt0 = vt_lin + wa * rta0 - wb * rtb0
