@@ -63,16 +63,21 @@ def real(value: Any, name: str) -> float:
     a complex number or a string), a ``fractions.Fraction``, or a 0-d array of one. An integer
     or a wide float beyond float64's range is refused as too large (it is not turned into
     inf), NaN and infinities as not finite."""
-    why = _not_real(value)
-    if why is not None:
-        raise ValueError(f"{name} = {show(value)}: {why}")
-    try:
-        with np.errstate(over="ignore"):
-            x = float(value)
-    except OverflowError:
-        x = math.inf
-    except Exception as exc:  # noqa: BLE001 (a Real subclass's __float__ may raise anything)
-        raise ValueError(f"{name} = {show(value)}: cannot be read as a number ({exc})") from None
+    if type(value) is float:
+        # The common case (World.step's dt every step), without the errstate context below,
+        # which costs more than the rest of the step's Python side.
+        x = value
+    else:
+        why = _not_real(value)
+        if why is not None:
+            raise ValueError(f"{name} = {show(value)}: {why}")
+        try:
+            with np.errstate(over="ignore"):
+                x = float(value)
+        except OverflowError:
+            x = math.inf
+        except Exception as exc:  # noqa: BLE001 (a Real subclass's __float__ may raise anything)
+            raise ValueError(f"{name} = {show(value)}: cannot be read as a number ({exc})") from None
     if not math.isfinite(x):
         if _finite_source(value):
             raise ValueError(f"{name} = {show(value)}: is too large (beyond the float64 range)")
