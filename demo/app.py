@@ -25,7 +25,7 @@ from demo import controls, readout, safeio, scenes
 from demo.actions import Simulation
 from demo.context import Context, text_scale
 from demo.draw.camera import Camera
-from demo.draw.hud import HudContent, layout_hud
+from demo.draw.hud import HudContent, HudLayout, layout_hud
 from demo.draw.mesh import BodyMesh
 from demo.draw.overlays import draw_world_overlays
 from demo.draw.render import Renderer
@@ -84,6 +84,7 @@ class App(Simulation):
         self.mesh = BodyMesh()
         self._font_for: tuple[int, int, int] | None = None  # framebuffer size the font was fitted to
         self._bar_top: tuple[Any, float] = (None, 0.0)  # (scene and size, the bar's height)
+        self._hud_layout: tuple[tuple[Any, ...], HudContent, HudLayout] | None = None
         self.camera = Camera((0.0, 0.0, 100.0, 100.0), width, height)
         self.running = True
         #: Real seconds since the help was last brought up; it shows while below HELP_SECONDS.
@@ -489,7 +490,7 @@ class App(Simulation):
             points = np.concatenate([points, extra_points])
         content = self.hud_content()
         # The world is fitted below the top bar, whose height the labels' places depend on.
-        hud = layout_hud(self.renderer.text, content, width, height, self.renderer.text_scale)
+        hud = self._layout_hud(content, width, height)
         # The bar only grows while the scene and the size stay (a figure that wraps onto a new
         # line and back would make the picture jump).
         key = (id(self._scene), width, height)
@@ -497,11 +498,23 @@ class App(Simulation):
         self._bar_top = (key, top)
         if abs(top - self.camera.top) > 0.5:
             self.camera.set_top(top)
-            content.labels = self.labels()
-            hud = layout_hud(self.renderer.text, content, width, height, self.renderer.text_scale)
+            content = replace(content, labels=self.labels())
+            hud = self._layout_hud(content, width, height)
         self.help_pages = hud.help_pages
         self.hud_panels = hud.panels
         return width, height, fills, lines, points, hud.vertices, bodies
+
+    def _layout_hud(self, content: HudContent, width: int, height: int) -> HudLayout:
+        """The text's layout; the last one again while the text, the size and the font stay
+        (most frames: the figures refresh a few times a second)."""
+        renderer = self.renderer
+        key = (width, height, renderer.text_scale, renderer.text)
+        last = self._hud_layout
+        if last is not None and last[0] == key and last[1] == content:
+            return last[2]
+        hud = layout_hud(renderer.text, content, width, height, renderer.text_scale)
+        self._hud_layout = (key, content, hud)
+        return hud
 
     def redraw(self) -> None:
         """Draw the next frame even if it is the same (the window's picture was lost)."""

@@ -392,6 +392,21 @@ class WindowContext(Context):
         glfw.make_context_current(self.window)
         glfw.swap_interval(1)
         self._check_version()
+        # Sizes as the window system last reported them: asking it costs a round trip to the
+        # display server (about 0.1 ms on X), and a frame needs them several times.
+        fb_w, fb_h = glfw.get_framebuffer_size(self.window)
+        win_w, win_h = glfw.get_window_size(self.window)
+        self._framebuffer_size = (int(fb_w), int(fb_h))
+        self._window_size = (int(win_w), int(win_h))
+        self._size_callbacks = (self._on_framebuffer_size, self._on_window_size)  # glfw keeps weak refs
+        glfw.set_framebuffer_size_callback(self.window, self._on_framebuffer_size)
+        glfw.set_window_size_callback(self.window, self._on_window_size)
+
+    def _on_framebuffer_size(self, _window: Any, width: int, height: int) -> None:
+        self._framebuffer_size = (int(width), int(height))
+
+    def _on_window_size(self, _window: Any, width: int, height: int) -> None:
+        self._window_size = (int(width), int(height))
 
     def _probe_version(self) -> str:
         """What a default context offers, to name it in the error."""
@@ -407,12 +422,11 @@ class WindowContext(Context):
         return f"found OpenGL {info['version']} ({info['renderer']})"
 
     def framebuffer_size(self) -> tuple[int, int]:
-        width, height = self._glfw.get_framebuffer_size(self.window)
-        return (int(width), int(height))
+        """The size in pixels as of the last :meth:`poll` (a resize arrives with the events)."""
+        return self._framebuffer_size
 
     def window_size(self) -> tuple[int, int]:
-        width, height = self._glfw.get_window_size(self.window)
-        return (int(width), int(height))
+        return self._window_size
 
     def poll(self) -> None:
         self._glfw.poll_events()

@@ -17,6 +17,7 @@ uniform vec4 outline_colors[3];          // none, moving, static
 uniform sampler2D poses;                 // per body: x, y, cos(angle), sin(angle)
 uniform int pose_width;                  // bodies per row of `poses`
 uniform float px_world;                  // world units per framebuffer pixel
+invariant gl_Position;               // the backdrop program covers the same pixels (demo/draw/render.py)
 out vec2 v_texcoord;
 flat out vec4 v_color;
 flat out vec4 v_outline;

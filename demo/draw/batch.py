@@ -12,6 +12,8 @@ import numpy as np
 from demo.draw.mesh import FILL_FLOATS, VERTEX_FLOATS, polygon_fill, vertex_array
 from demo.draw.palette import Color
 
+#: Filled polygons remembered from frame to frame (a turret that stays put is not rebuilt).
+POLYGON_CACHE_SIZE = 256
 #: Arrow heads: length as a fraction of the arrow, capped (world units), and half-angle (rad).
 ARROW_HEAD_FRACTION, ARROW_HEAD_MAX, ARROW_HEAD_ANGLE = 0.25, 1.5, 0.45
 
@@ -28,6 +30,8 @@ class OverlayBatch:
         self._points: list[np.ndarray] = []
         self._fills: list[np.ndarray] = []
         self._labels: list[tuple[str, np.ndarray, Color]] = []
+        # Fill vertices by (polygon, colour), kept across frames (read only once made).
+        self._polygon_fills: dict[tuple[bytes, tuple[float, ...]], np.ndarray] = {}
 
     def clear(self) -> None:
         self._lines, self._points, self._fills, self._labels = [], [], [], []
@@ -42,7 +46,13 @@ class OverlayBatch:
         v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
         k = len(v)
         if fill is not None and k >= 3:
-            self._fills.append(polygon_fill(v, fill))
+            key = (v.tobytes(), tuple(map(float, fill)))
+            fills = self._polygon_fills.get(key)
+            if fills is None:
+                if len(self._polygon_fills) >= POLYGON_CACHE_SIZE:
+                    self._polygon_fills.clear()
+                fills = self._polygon_fills[key] = polygon_fill(v, fill)
+            self._fills.append(fills)
         if outline is not None and k >= 2:
             ends = np.arange(k if k >= 3 else 1)
             self.add_lines(np.stack([v[ends], v[(ends + 1) % k]], axis=1), outline)

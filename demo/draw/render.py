@@ -115,9 +115,11 @@ def _compile(path: Traversable, stage: int) -> int:
     return int(shader)
 
 
-def load_program(name: str, shader_dir: Traversable = SHADER_DIR) -> int:
-    """Compile and link shaders/<name>.vert and .frag; ShaderError names the file and has the log."""
-    vert = _compile(shader_dir / f"{name}.vert", GL.GL_VERTEX_SHADER)
+def load_program(name: str, shader_dir: Traversable = SHADER_DIR, vertex: str | None = None) -> int:
+    """Compile and link shaders/<name>.vert and .frag (``vertex``: another program's .vert);
+    ShaderError names the file and has the log."""
+    vertex = vertex or name
+    vert = _compile(shader_dir / f"{vertex}.vert", GL.GL_VERTEX_SHADER)
     frag = _compile(shader_dir / f"{name}.frag", GL.GL_FRAGMENT_SHADER)
     program = GL.glCreateProgram()
     GL.glAttachShader(program, vert)
@@ -128,7 +130,8 @@ def load_program(name: str, shader_dir: Traversable = SHADER_DIR) -> int:
     if not GL.glGetProgramiv(program, GL.GL_LINK_STATUS):
         log = GL.glGetProgramInfoLog(program)
         log_text = log.decode("utf-8", "replace") if isinstance(log, bytes) else str(log)
-        raise ShaderError(f"shaders {shader_dir / name}.vert/.frag failed to link:\n{log_text.strip()}")
+        files = f"shaders {shader_dir / vertex}.vert and {shader_dir / name}.frag"
+        raise ShaderError(f"{files} failed to link:\n{log_text.strip()}")
     return int(program)
 
 
@@ -191,8 +194,9 @@ class _FillBuffer(_Stream):
         return total
 
 
-def _texture(image: np.ndarray, repeat: bool) -> int:
-    """A single-channel float or byte image as a GL_R8 texture."""
+def _texture(image: np.ndarray, repeat: bool, smooth: bool = True) -> int:
+    """A single-channel float or byte image as a GL_R8 texture, sampled bilinearly (``smooth``)
+    or from the nearest texel (an image drawn pixel for pixel: the same picture, cheaper)."""
     texture = int(GL.glGenTextures(1))
     GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
     GL.glPixelStorei(GL.GL_UNPACK_ALIGNMENT, 1)
@@ -212,8 +216,23 @@ def _texture(image: np.ndarray, repeat: bool) -> int:
     wrap = GL.GL_REPEAT if repeat else GL.GL_CLAMP_TO_EDGE
     GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_S, wrap)
     GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_WRAP_T, wrap)
-    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, GL.GL_LINEAR)
-    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, GL.GL_LINEAR)
+    sampling = GL.GL_LINEAR if smooth else GL.GL_NEAREST
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MIN_FILTER, sampling)
+    GL.glTexParameteri(GL.GL_TEXTURE_2D, GL.GL_TEXTURE_MAG_FILTER, sampling)
+    return texture
+
+
+def _texel_texture() -> int:
+    """A new texture, bound, read texel for texel: nearest sampling, clamped at the edges."""
+    texture = int(GL.glGenTextures(1))
+    GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
+    for parameter, value in (
+        (GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
+        (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
+        (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
+        (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
+    ):
+        GL.glTexParameteri(GL.GL_TEXTURE_2D, parameter, value)
     return texture
 
 
@@ -222,29 +241,39 @@ _EMPTY_FILLS = np.zeros((0, FILL_FLOATS), dtype=np.float32)
 
 
 class ColorTarget:
-    """A colour renderbuffer of ``samples`` samples per pixel in its own framebuffer object,
-    (re)sized on demand."""
+    """A colour buffer in its own framebuffer object, (re)sized on demand: a multisampled
+    renderbuffer of ``samples`` samples per pixel, or with one sample a ``texture`` that
+    programs can read."""
 
     def __init__(self, samples: int) -> None:
         self.samples = samples
         self.size = (0, 0)
         self.fbo = int(GL.glGenFramebuffers(1))
-        self.color = int(GL.glGenRenderbuffers(1))
+        self.color = int(GL.glGenRenderbuffers(1)) if samples > 1 else 0
+        self.texture = _texel_texture() if samples <= 1 else None
 
     def bind(self, width: int, height: int) -> None:
         """Draw into it from now on, ``width`` x ``height`` pixels."""
         if self.size != (width, height):
-            GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, self.color)
-            if self.samples > 1:
+            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.fbo)
+            if self.texture is not None:
+                bound = GL.glGetIntegerv(GL.GL_TEXTURE_BINDING_2D)  # the caller's, put back
+                GL.glBindTexture(GL.GL_TEXTURE_2D, self.texture)
+                GL.glTexImage2D(
+                    GL.GL_TEXTURE_2D, 0, GL.GL_RGBA8, width, height, 0, GL.GL_RGBA, GL.GL_UNSIGNED_BYTE, None
+                )
+                GL.glBindTexture(GL.GL_TEXTURE_2D, int(bound))
+                GL.glFramebufferTexture2D(
+                    GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_TEXTURE_2D, self.texture, 0
+                )
+            else:
+                GL.glBindRenderbuffer(GL.GL_RENDERBUFFER, self.color)
                 GL.glRenderbufferStorageMultisample(
                     GL.GL_RENDERBUFFER, self.samples, GL.GL_RGBA8, width, height
                 )
-            else:
-                GL.glRenderbufferStorage(GL.GL_RENDERBUFFER, GL.GL_RGBA8, width, height)
-            GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.fbo)
-            GL.glFramebufferRenderbuffer(
-                GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, self.color
-            )
+                GL.glFramebufferRenderbuffer(
+                    GL.GL_FRAMEBUFFER, GL.GL_COLOR_ATTACHMENT0, GL.GL_RENDERBUFFER, self.color
+                )
             self.size = (width, height)
         GL.glBindFramebuffer(GL.GL_FRAMEBUFFER, self.fbo)
 
@@ -300,17 +329,21 @@ UNIFORMS = (
     "pose_width",
     "px_world",
     "half_width",
+    "backdrop",
 )
 
 
 class Renderer:
     """Owns the programs, buffers and textures; draws a frame with a constant number of calls.
 
-    ``draw_calls`` is the number of draw calls of the last frame (at most 4).
+    ``draw_calls`` is the number of draw calls of the last frame, whatever the number of
+    bodies: fills, lines, points and text, and the static bodies' picture when it is redrawn
+    and (single-sampled) when it is copied in: at most 6.
     """
 
     def __init__(self, text_scale: int = 1, shader_dir: Traversable = SHADER_DIR) -> None:
         self.programs = {name: load_program(name, shader_dir) for name in ("fill", "line", "text")}
+        self.programs["backdrop"] = load_program("backdrop", shader_dir, vertex="fill")
         self._uniform = {
             (name, u): GL.glGetUniformLocation(program, u)
             for name, program in self.programs.items()
@@ -322,15 +355,7 @@ class Renderer:
         # may still be drawing from would make the driver wait for it.
         self.fill_buffers = [_FillBuffer(), _FillBuffer()]
         self._fill_turn = 0
-        self.pose_texture = int(GL.glGenTextures(1))
-        GL.glBindTexture(GL.GL_TEXTURE_2D, self.pose_texture)
-        for parameter, value in (
-            (GL.GL_TEXTURE_MIN_FILTER, GL.GL_NEAREST),
-            (GL.GL_TEXTURE_MAG_FILTER, GL.GL_NEAREST),
-            (GL.GL_TEXTURE_WRAP_S, GL.GL_CLAMP_TO_EDGE),
-            (GL.GL_TEXTURE_WRAP_T, GL.GL_CLAMP_TO_EDGE),
-        ):
-            GL.glTexParameteri(GL.GL_TEXTURE_2D, parameter, value)
+        self.pose_texture = _texel_texture()  # bound: the pose uploads below fill it
         self._pose_rows = 0
         # Uniforms that never change are set once: a program keeps its uniform values.
         GL.glUseProgram(self.programs["fill"])
@@ -339,13 +364,17 @@ class Renderer:
         GL.glUniform1i(self._uniform["fill", "pose_width"], POSE_WIDTH)
         GL.glUniform1f(self._uniform["fill", "outline_px"], OUTLINE_PX)
         GL.glUniform4fv(self._uniform["fill", "outline_colors"], 3, OUTLINE_COLORS)
+        GL.glUseProgram(self.programs["backdrop"])
+        GL.glUniform1i(self._uniform["backdrop", "backdrop"], 0)
+        GL.glUniform1i(self._uniform["backdrop", "poses"], 1)
+        GL.glUniform1i(self._uniform["backdrop", "pose_width"], POSE_WIDTH)
         GL.glUseProgram(self.programs["text"])
         GL.glUniform1i(self._uniform["text", "atlas"], 0)
         GL.glUseProgram(0)
         self.noise_texture = _texture(noise_texture(), repeat=True)
         self.text_scale = max(int(text_scale), 1)
         self.atlas = GlyphAtlas(BASE_FONT_PX * self.text_scale)
-        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.atlas_texture = _texture(self.atlas.image, repeat=False, smooth=False)
         self.text = TextBatch(self.atlas)
         self.overlay = OverlayBatch()
         self.target = MultisampleTarget()
@@ -366,7 +395,7 @@ class Renderer:
             return
         self.atlas = GlyphAtlas(pixel_size)
         GL.glDeleteTextures([self.atlas_texture])
-        self.atlas_texture = _texture(self.atlas.image, repeat=False)
+        self.atlas_texture = _texture(self.atlas.image, repeat=False, smooth=False)
         self.text = TextBatch(self.atlas)
 
     def prime(self, framebuffer: int, width: int, height: int) -> None:
@@ -470,7 +499,7 @@ class Renderer:
                 self.draw_calls += 1
                 self._background_key = key
             self.target.bind(width, height, framebuffer)  # sized before it is copied into
-            blit(self.background.fbo, self.target.framebuffer(framebuffer), width, height)
+            self._copy_background(framebuffer, width, height, static, transform, px_world)
         else:
             self.target.bind(width, height, framebuffer)
             GL.glClearColor(*BACKGROUND, 1.0)
@@ -500,6 +529,36 @@ class Renderer:
             self._draw("text", text, GL.GL_TRIANGLES)
         GL.glBindVertexArray(0)
         self.target.resolve(width, height, framebuffer)
+
+    def _copy_background(
+        self, framebuffer: int, width: int, height: int, static: int, transform: np.ndarray, px_world: float
+    ) -> None:
+        """Put the static bodies' picture into the frame being drawn (the fill program in use,
+        its first ``static`` vertices the static bodies').
+
+        Multisampled, the whole picture is copied. Else the frame is cleared and only the
+        static bodies' own triangles are drawn, each pixel read from the picture: a software
+        rasteriser's copy reads every pixel through its general texturing path (5-6 ms at
+        1280 x 800, more than the rest of the frame), and most of a frame is no body at all.
+        The fill program's vertex shader places them, so they cover the same pixels.
+        """
+        texture = self.background.texture
+        if texture is None:
+            blit(self.background.fbo, self.target.framebuffer(framebuffer), width, height)
+            return
+        GL.glClearColor(*BACKGROUND, 1.0)
+        GL.glClear(GL.GL_COLOR_BUFFER_BIT)
+        GL.glDisable(GL.GL_BLEND)
+        GL.glUseProgram(self.programs["backdrop"])
+        GL.glUniformMatrix4fv(self._uniform["backdrop", "transform"], 1, GL.GL_TRUE, transform)
+        GL.glUniform1f(self._uniform["backdrop", "px_world"], px_world)
+        GL.glUniform2f(self._uniform["backdrop", "viewport"], float(width), float(height))
+        GL.glBindTexture(GL.GL_TEXTURE_2D, texture)
+        GL.glDrawArrays(GL.GL_TRIANGLES, 0, static)
+        self.draw_calls += 1
+        GL.glBindTexture(GL.GL_TEXTURE_2D, self.noise_texture)
+        GL.glUseProgram(self.programs["fill"])
+        GL.glEnable(GL.GL_BLEND)
 
     def _upload_poses(self, poses: np.ndarray) -> None:
         """``poses (rows * POSE_WIDTH, 4)`` float32 into the bound pose texture (RGBA32F)."""

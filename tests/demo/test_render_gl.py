@@ -171,7 +171,9 @@ def test_draw_calls_do_not_grow_with_bodies(make_app: Any, bodies: int) -> None:
     app.key("X", True)
     for _ in range(5):
         app.frame(1 / 60)
-    assert app.renderer.draw_calls == 4  # fills, lines, points, text
+    # fills, lines, points, text, and the static bodies' picture copied in (single-sampled)
+    copied = app.renderer.background.texture is not None
+    assert app.renderer.draw_calls == 4 + copied
 
 
 def test_shader_error_names_the_file_and_has_the_log(ctx: Any, tmp_path: Any) -> None:
@@ -276,3 +278,33 @@ def test_a_scene_moved_to_shows_its_own_lines_and_h_brings_all_the_controls(make
     again = app.hud_content()
     assert len(again.help_rows) > 10 and again.stats
     assert app.help_page == 0  # the first page, not the next
+
+
+@pytest.mark.parametrize("samples", [1, 4])
+def test_static_bodies_kept_picture_is_the_picture_drawn_directly(
+    make_app: Any, monkeypatch: Any, samples: int
+) -> None:
+    """The static bodies are drawn once into a picture of their own and put into each frame
+    (a copy of what they cover, or multisampled a whole copy): the frame is the one drawing
+    them every time would give, pixel for pixel, in a scene with big textured walls."""
+    from demo import scenes
+    from demo.draw import render
+
+    monkeypatch.setenv("POLYCOLLY_MSAA", str(samples))
+    app = make_app(scene=scenes.build_scene("rigid"))
+    app.ctx.resize(400, 300)
+    app.renderer.target = target = render.MultisampleTarget()
+    if target.samples != samples:
+        pytest.skip(f"this OpenGL has no {samples}-sample target")
+    app.renderer.background = render.ColorTarget(target.samples)
+    app.paused = True
+    for _ in range(3):
+        app.frame(1 / 60)  # the walls' picture is made once they stay put, then put in
+    assert app.renderer._background_key is not None
+    kept = app.ctx.read_pixels()
+    app.renderer._last_static_key = None  # the walls as if they had moved: drawn with the rest
+    app.redraw()
+    app.frame(1 / 60)
+    direct = app.ctx.read_pixels()
+    assert app.mesh.static_vertices > 0
+    assert np.array_equal(kept, direct)
