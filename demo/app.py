@@ -101,9 +101,10 @@ class App(Simulation):
         self.skip_unchanged = False
         self.drawn = True
         self._drawn: tuple[Any, ...] | None = None
-        #: A scene being built (or a solver being made ready) on the loader's worker thread.
-        self.pending: Ticket | None = None
-        self.pending_name: str | None = None
+        #: Scenes asked for and being built on the loader's worker thread, oldest first: each
+        #: is shown when built, for a frame at least, so none is passed over unseen.
+        self.builds: deque[tuple[str, Ticket]] = deque()
+        #: A solver being made ready on the worker (`m` before its kernels were loaded).
         self.pending_solver: str | None = None
         self._events: list[tuple[Any, ...]] = []
         self.cursor_window = np.array([width * 0.5, height * 0.5])
@@ -185,16 +186,21 @@ class App(Simulation):
             super().load_scene(name, seed, bodies)
             return
         assert self.loader is not None
-        if self.pending is not None:
-            self.pending.cancelled = True
         needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
-        self.pending = self.loader.submit(
-            f"build {name}", lambda: scenes.build_scene(name, seed, bodies), needs
-        )
-        self.pending_name = name
+        ticket = self.loader.submit(f"build {name}", lambda: scenes.build_scene(name, seed, bodies), needs)
+        self.builds.append((name, ticket))
+
+    @property
+    def pending(self) -> Ticket | None:
+        """The last scene asked for, while it is being built."""
+        return self.builds[-1][1] if self.builds else None
+
+    @property
+    def pending_name(self) -> str | None:
+        return self.builds[-1][0] if self.builds else None
 
     def tab_position(self) -> str:
-        return self.pending_name if self.pending is not None and self.pending_name else super().tab_position()
+        return self.builds[-1][0] if self.builds else super().tab_position()
 
     def cycle_solver(self) -> None:
         """`m`: the next solver for this scene, once its kernels are ready (asynchronous: the
@@ -212,13 +218,13 @@ class App(Simulation):
         super().cycle_solver()
 
     def _poll_pending(self) -> None:
-        """Take a finished build or a solver that has become ready."""
-        ticket = self.pending
-        if ticket is not None and ticket.done:
-            self.pending, self.pending_name = None, None
+        """Take the oldest finished build (one a frame: each scene is drawn) or a solver that
+        has become ready."""
+        if self.builds and self.builds[0][1].done:
+            _, ticket = self.builds.popleft()
             if ticket.error is not None:
                 self.say(str(ticket.error) if isinstance(ticket.error, ValueError) else repr(ticket.error))
-            elif not ticket.cancelled:
+            else:
                 self.use_scene(ticket.result)
                 self.message = ""
                 self.frame_actions.append("shown")

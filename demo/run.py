@@ -303,8 +303,14 @@ def _run_frames(
             "gc": pauses.take(),
         }
         slow.append((loop_ms[-1], f"{app.scene.name} (frame {app.frame_count}): {what}", parts))
-        if not shown or shown[-1][1] != app.scene.name:
+        if not shown or shown[-1][1] != app.scene.name or "shown" in app.frame_actions:
             shown.append((app.frame_count, app.scene.name))
+            if args.profile:  # for a harness: each scene as it comes on screen
+                print(
+                    json.dumps({"scene_shown": app.scene.name, "frame": app.frame_count}),
+                    file=out,
+                    flush=True,
+                )
         if first_scene_s is None:
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -82,6 +83,39 @@ def make_app(ctx: Any, tmp_path: Any) -> Any:
         return app
 
     return make
+
+
+def window_env(display: str, **extra: str) -> dict[str, str]:
+    """The environment for running this tree's program on X ``display`` (``extra``: more
+    variables, such as NUMBA_CACHE_DIR)."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, DISPLAY=display, **extra)
+    env.pop("WAYLAND_DISPLAY", None)
+    env.pop("PYOPENGL_PLATFORM", None)
+    env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def start_program(display: str, folder: Any, *args: str, **env: str) -> subprocess.Popen[str]:
+    """``python -m demo ARGS`` of this tree in a window on X ``display``, started in ``folder``
+    (where F2 saves too), its output piped as text; ``env``: more environment variables."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "demo", *args, "--screenshot-dir", str(folder)],
+        cwd=folder,
+        env=window_env(display, **env),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def stop_program(program: subprocess.Popen[str], reader: Any) -> str:
+    """End ``program`` if it still runs, let the thread ``reader`` of its output finish; its
+    error output."""
+    if program.poll() is None:
+        program.kill()
+    reader.join(timeout=10)
+    return program.stderr.read() if program.stderr is not None else ""
 
 
 def _missing(reason: str) -> None:

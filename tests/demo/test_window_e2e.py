@@ -14,7 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.demo.conftest import start_program, stop_program, window_env
+
 STARTUP_TIMEOUT_S = 300.0  # a cold run compiles the engine first
 
 
@@ -55,18 +56,7 @@ def _help_pixels(path: Path) -> int:
 
 
 def test_window_pause_shows_the_help(display: str, tmp_path: Path) -> None:
-    env = dict(os.environ, DISPLAY=display)
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("PYOPENGL_PLATFORM", None)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    program = subprocess.Popen(
-        [sys.executable, "-m", "demo", "--size", "640x480", "--screenshot-dir", str(tmp_path)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    program = start_program(display, tmp_path, "--size", "640x480")
     try:
         window = _xdotool(display, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
         _xdotool(display, "windowfocus", "--sync", window)
@@ -98,10 +88,7 @@ def test_window_pause_shows_the_help(display: str, tmp_path: Path) -> None:
 def test_window_frames_and_screenshot(display: str, tmp_path: Path) -> None:
     from PIL import Image
 
-    env = dict(os.environ, DISPLAY=display)
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("PYOPENGL_PLATFORM", None)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = window_env(display)
     shot = tmp_path / "window.png"
     result = subprocess.run(
         [sys.executable, "-m", "demo", "--size", "320x240", "--frames", "20", "--screenshot", str(shot)],
@@ -115,3 +102,47 @@ def test_window_frames_and_screenshot(display: str, tmp_path: Path) -> None:
     image = np.asarray(Image.open(shot).convert("RGB"))
     assert image.shape == (240, 320, 3)
     assert (image == [51, 51, 51]).all(axis=2).any()  # the background: a real frame, not garbage
+
+
+def test_every_scene_tab_passes_is_drawn(display: str, tmp_path: Path) -> None:
+    """Tab pressed faster than scenes are built: each scene passed is still drawn, in order
+    (the scene after it is not shown until it has been), and the last one asked for stays."""
+    import json
+    import threading
+
+    from demo import catalog
+
+    program = start_program(display, tmp_path, "--size", "480x360", "--profile")
+    names = catalog.scene_names()[:5]  # rigid, then four Tabs
+    events: list[dict] = []
+    arrived = {name: threading.Event() for name in names}
+
+    def read() -> None:
+        assert program.stdout is not None
+        for line in program.stdout:
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            events.append(event)
+            if event.get("scene_shown") in arrived:
+                arrived[event["scene_shown"]].set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        window = _xdotool(display, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
+        assert arrived[names[0]].wait(STARTUP_TIMEOUT_S), "the first scene never came on"
+        _xdotool(display, "windowfocus", "--sync", window)
+        _xdotool(display, "key", "--delay", "20", *["Tab"] * (len(names) - 1))
+        assert arrived[names[-1]].wait(STARTUP_TIMEOUT_S), f"{names[-1]} never came on"
+        _xdotool(display, "key", "Escape")
+        assert program.wait(timeout=30) == 0
+    finally:
+        err = stop_program(program, reader)
+    assert "Traceback" not in err, err
+    shown = [event["scene_shown"] for event in events if "scene_shown" in event]
+    assert shown == names, shown
+    report = events[-1]
+    assert report["scene"] == names[-1]
+    assert [scene for _, scene in report["scenes_shown"]] == names

@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import threading
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.demo.conftest import start_program, stop_program
+
 #: A cold start compiles the engine (about a minute and a half on the development machine).
 FIRST_RUN_TIMEOUT_S = 900.0
 
@@ -26,17 +26,8 @@ def _xdotool(display: str, *args: str) -> str:
 
 
 def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: str, tmp_path: Path) -> None:
-    env = dict(os.environ, DISPLAY=xserver, NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("PYOPENGL_PLATFORM", None)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
-    program = subprocess.Popen(
-        [sys.executable, "-m", "demo", "--size", "480x360", "--profile", "--screenshot-dir", str(tmp_path)],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    program = start_program(
+        xserver, tmp_path, "--size", "480x360", "--profile", NUMBA_CACHE_DIR=str(tmp_path / "numba")
     )
     lines: list[str] = []
     on_screen = threading.Event()
@@ -57,10 +48,7 @@ def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: s
         _xdotool(xserver, "key", "Escape")
         status = program.wait(timeout=60)
     finally:
-        if program.poll() is None:
-            program.kill()
-        reader.join(timeout=10)
-        err = program.stderr.read() if program.stderr is not None else ""
+        err = stop_program(program, reader)
     assert "Traceback" not in err, err
     assert status == 0, err
     profile: dict[str, Any] = json.loads(lines[-1])

@@ -22,7 +22,8 @@ from typing import Any
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.demo.conftest import window_env
+
 STARTUP_TIMEOUT_S = 180.0
 
 
@@ -88,10 +89,7 @@ def _replay_offscreen(ctx: Any, recording: dict[str, Any], folder: Path) -> Any:
 
 def test_window_survives_resize_minimise_focus_loss_and_close(xserver: str, tmp_path: Path, ctx: Any) -> None:
     record = tmp_path / "window.json"
-    env = dict(os.environ, DISPLAY=xserver)
-    env.pop("WAYLAND_DISPLAY", None)
-    env.pop("PYOPENGL_PLATFORM", None)
-    env["PYTHONPATH"] = str(ROOT) + os.pathsep + env.get("PYTHONPATH", "")
+    env = window_env(xserver)
     program = subprocess.Popen(
         [
             sys.executable,
