@@ -187,7 +187,7 @@ class App(Simulation):
             return
         assert self.loader is not None
         needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
-        ticket = self.loader.submit(f"build {name}", lambda: scenes.build_scene(name, seed, bodies), needs)
+        ticket = self.loader.submit(f"build {name}", lambda: _built_with_mesh(name, seed, bodies), needs)
         self.builds.append((name, ticket))
 
     @property
@@ -225,7 +225,8 @@ class App(Simulation):
             if ticket.error is not None:
                 self.say(str(ticket.error) if isinstance(ticket.error, ValueError) else repr(ticket.error))
             else:
-                self.use_scene(ticket.result)
+                self.mesh = ticket.result[1]
+                self.use_scene(ticket.result[0])
                 self.message = ""
                 self.frame_actions.append("shown")
         solver = self.pending_solver
@@ -582,3 +583,13 @@ class App(Simulation):
         if replaced:
             print(f"screenshot saved: {path} (replaced the file that was there)", file=self.out, flush=True)
         return path
+
+
+def _built_with_mesh(name: str, seed: int, bodies: int | None) -> tuple[Scene, BodyMesh]:
+    """Scene ``name`` built, and its bodies' mesh made ready (on the loader's worker: a scene of
+    a thousand bodies takes tens of ms to mesh, which its first frame would otherwise spend)."""
+    scene = scenes.build_scene(name, seed, bodies)
+    world = scene.world
+    mesh = BodyMesh()
+    mesh.prepare(world.local_vertices, world.vertex_count, world.body_kind.astype(np.int64))
+    return scene, mesh

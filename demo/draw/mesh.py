@@ -18,6 +18,7 @@ wider than the line (:func:`line_quads`), their edges faded in the same way.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -250,6 +251,9 @@ def polygon_fill(vertices: np.ndarray, color: Color) -> np.ndarray:
     return fills
 
 
+_VERSIONS = itertools.count(1)
+
+
 class BodyMesh:
     """``body_geometry`` with the per-body work done once: between frames only positions change.
 
@@ -273,8 +277,9 @@ class BodyMesh:
         self._static_bodies = np.zeros(0, dtype=np.int64)
         self._built = 0  # rebuilds so far: the bodies' part of the key of _colored
         self._colored: tuple[int, tuple[Any, ...], np.ndarray] | None = None
-        #: Changes whenever :meth:`body_fills` returns different vertices (the renderer re-uploads).
-        self.version = 0
+        #: Changes whenever :meth:`body_fills` returns different vertices (the renderer re-uploads);
+        #: never the same in two meshes.
+        self.version = next(_VERSIONS)
         self._poses = np.zeros((0, 4), dtype=np.float32)
 
     def body_fills(
@@ -298,7 +303,7 @@ class BodyMesh:
             if colors:
                 fills = recolor_fills(fills, self.fill_body, colors)
             self._colored = (self._built, key, fills)
-            self.version += 1
+            self.version = next(_VERSIONS)
         return self._colored[2]
 
     def static_key(self, poses: np.ndarray) -> bytes:
@@ -317,6 +322,11 @@ class BodyMesh:
         poses[:n, 2] = np.cos(angle)
         poses[:n, 3] = np.sin(angle)
         return poses
+
+    def prepare(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
+        """Do the per-body work for these bodies now (numpy only, any thread): a scene built
+        off the drawing thread comes with its mesh, and its first frame does not do it."""
+        self._check(local_vertices, vertex_count, static)
 
     def _check(self, local_vertices: np.ndarray, vertex_count: np.ndarray, static: np.ndarray) -> None:
         if (
