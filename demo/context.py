@@ -401,6 +401,9 @@ class WindowContext(Context):
         self._size_callbacks = (self._on_framebuffer_size, self._on_window_size)  # glfw keeps weak refs
         glfw.set_framebuffer_size_callback(self.window, self._on_framebuffer_size)
         glfw.set_window_size_callback(self.window, self._on_window_size)
+        # A key pressed and released between two polls still reads as pressed once (the
+        # start-up frames ask for Esc this way, 30 times a second; a quick tap fits between).
+        glfw.set_input_mode(self.window, glfw.STICKY_KEYS, glfw.TRUE)
 
     def _on_framebuffer_size(self, _window: Any, width: int, height: int) -> None:
         self._framebuffer_size = (int(width), int(height))
@@ -438,6 +441,7 @@ class WindowContext(Context):
         return bool(self._glfw.window_should_close(self.window))
 
     def key_down(self, name: str) -> bool:
+        """Whether key ``name`` is held, or was pressed since it was last asked about."""
         return self._glfw.get_key(self.window, getattr(self._glfw, f"KEY_{name}")) == self._glfw.PRESS
 
     def refresh_rate(self, default: float) -> float:

@@ -157,17 +157,15 @@ class Loader:
         return self._child is not None and self._child.poll() is None
 
     def close(self) -> None:
-        """Stop the child (at once) and the worker (after what it is doing)."""
+        """Stop the child (killed, not waited for: a process that has compiled for a while takes
+        tens of ms to end, which the program's own end need not wait for) and the worker (after
+        what it is doing)."""
         with self._lock:
             self._closed = True
             self._lock.notify_all()
         child = self._child
         if child is not None and child.poll() is None:
             child.kill()
-            try:
-                child.wait(timeout=1.0)
-            except subprocess.TimeoutExpired:
-                pass
         sys.setswitchinterval(self._default_interval)
 
     # -- the worker ------------------------------------------------------------------------------

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +59,44 @@ def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: s
     assert profile["kernels_compiled_in_program"] == [], "the program compiled kernels itself"
     assert profile["scene"] == "rigid" and profile["solver"] == "iterative"
     assert not list(tmp_path.glob("polycolly-*.png"))  # nothing saved unasked
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def test_esc_on_the_start_up_panel_ends_the_program_and_its_compiler(xserver: str, tmp_path: Path) -> None:
+    """A first run, Esc tapped (pressed and released at once) while the panel says the engine is
+    compiling: the program ends, and so does the warm-up process it started."""
+    program = start_program(xserver, tmp_path, "--size", "480x360", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    try:
+        window = _xdotool(xserver, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
+        deadline = time.monotonic() + 60.0
+        while not _children(program.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        children = _children(program.pid)
+        assert children, "no warm-up process was started on an empty cache"
+        _xdotool(xserver, "windowfocus", "--sync", window)
+        _xdotool(xserver, "key", "Escape")
+        status = program.wait(timeout=30)
+    finally:
+        if program.poll() is None:
+            for child in _children(program.pid):
+                os.kill(child, signal.SIGKILL)
+            program.kill()
+        err = program.communicate(timeout=10)[1]
+    assert status == 0, err
+    assert "Traceback" not in err, err
+    deadline = time.monotonic() + 10.0
+    while any(Path(f"/proc/{child}").exists() for child in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{child}").exists() for child in children), "the warm-up process lives on"
