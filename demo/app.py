@@ -528,10 +528,25 @@ class App(Simulation):
         self._drawn = None
 
     def labels(self) -> list[tuple[str, float, float, Any]]:
+        """The overlay labels as (text, pixel x, pixel y of the top-left corner, colour): each
+        at the first of its places where its box is in the picture (below the top bar), else
+        at its first."""
+        atlas = self.renderer.text.atlas
+        camera = self.camera
         labels = []
-        for label, point, color in self.renderer.overlay.labels():
-            px, py = self.camera.world_to_screen(point)
-            labels.append((label, float(px), float(py), color))
+        for label, color, places in self.renderer.overlay.labels():
+            width, height = atlas.text_width(label), atlas.line_height
+            corners = []
+            for point, (ax, ay) in places:
+                px, py = camera.world_to_screen(point)
+                corners.append((float(px - ax * width), float(py - ay * height)))
+            inside = [
+                (x, y)
+                for x, y in corners
+                if x >= 0.0 and y >= camera.top and x + width <= camera.width and y + height <= camera.height
+            ]
+            x, y = (inside or corners)[0]
+            labels.append((label, x, y, color))
         return labels
 
     def hud_content(self) -> HudContent:

@@ -7,6 +7,8 @@ never add draw calls.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from demo.draw.mesh import FILL_FLOATS, VERTEX_FLOATS, polygon_fill, vertex_array
@@ -29,7 +31,7 @@ class OverlayBatch:
         self._lines: list[np.ndarray] = []
         self._points: list[np.ndarray] = []
         self._fills: list[np.ndarray] = []
-        self._labels: list[tuple[str, np.ndarray, Color]] = []
+        self._labels: list[tuple[str, Color, list[tuple[np.ndarray, tuple[float, float]]]]] = []
         # Fill vertices by (polygon, colour), kept across frames (read only once made).
         self._polygon_fills: dict[tuple[bytes, tuple[float, ...]], np.ndarray] = {}
 
@@ -86,14 +88,32 @@ class OverlayBatch:
             color_array = np.repeat(color_array, 3, axis=0)
         self.add_lines(segments.reshape(-1, 2, 2), color_array)
 
-    def add_text(self, text: str, point: np.ndarray, color: Color) -> None:
-        """A text label whose top-left corner is at world ``point (2,)``."""
-        self._labels.append((str(text), np.asarray(point, dtype=np.float64).reshape(2), color))
+    def add_text(
+        self,
+        text: str,
+        point: np.ndarray,
+        color: Color,
+        anchor: tuple[float, float] = (0.0, 0.0),
+        elsewhere: Sequence[tuple[np.ndarray, tuple[float, float]]] = (),
+    ) -> None:
+        """A text label at world ``point (2,)``; ``anchor``: the point of the label's box that is
+        there, as fractions of its width and height from its top-left corner ((0, 0): the
+        top-left corner, (1, 0.5): the middle of its right side). ``elsewhere``: other (point,
+        anchor) places, in order, for when the box would leave the picture there."""
+        places = [(point, anchor), *elsewhere]
+        self._labels.append(
+            (
+                str(text),
+                color,
+                [(np.asarray(p, dtype=np.float64).reshape(2), (float(a[0]), float(a[1]))) for p, a in places],
+            )
+        )
 
     def fills(self) -> np.ndarray:
         return np.concatenate(self._fills) if self._fills else np.zeros((0, FILL_FLOATS), np.float32)
 
-    def labels(self) -> list[tuple[str, np.ndarray, Color]]:
+    def labels(self) -> list[tuple[str, Color, list[tuple[np.ndarray, tuple[float, float]]]]]:
+        """The labels added: (text, colour, [(world point, anchor), ...] in order of preference)."""
         return list(self._labels)
 
     def add_lines(self, segments: np.ndarray, color: Color | np.ndarray) -> None:

@@ -30,6 +30,9 @@ MAX_SEPARATION_LABELS = 12
 #: The turret: its barrel length, as a fraction of the view's height; the barrel is
 #: BARREL_WIDTH of its length wide, the hub HUB_RADIUS of it in radius.
 TURRET_SIZE, BARREL_WIDTH, HUB_RADIUS = 0.045, 0.22, 0.4
+#: The turret's name: how far its box is from the turret's point, beside the hub (fraction of
+#: the barrel's length; the hub's radius is HUB_RADIUS of it).
+LABEL_GAP = 0.6
 #: A turret bullet: its radius (fraction of the view's height) and how far back (s of its
 #: flight) its red trail reaches.
 BULLET_RADIUS, TRAIL_S = 0.006, 0.04
@@ -125,12 +128,26 @@ def muzzle(scene: Any, cursor: np.ndarray) -> np.ndarray:
 
 
 def draw_turret(batch: OverlayBatch, scene: Any, cursor: np.ndarray) -> None:
-    """The turret, over the bodies: a barrel toward the cursor on a round hub, named."""
-    hub, barrel, _ = turret_shapes(scene, cursor)
+    """The turret, over the bodies: a barrel toward the cursor on a round hub, named beside the
+    hub on the side the barrel points least toward (left, right, above or below; the name's
+    box then reaches away from the hub and the barrel, however it turns)."""
+    hub, barrel, end = turret_shapes(scene, cursor)
     batch.add_polygon(barrel, palette.TURRET, palette.TURRET)
     batch.add_polygon(hub, palette.TURRET_BASE, palette.TURRET)
+    centre = np.asarray(scene.turret, dtype=np.float64)
     size = TURRET_SIZE * view_height(scene)
-    batch.add_text("turret (x)", np.asarray(scene.turret) + (0.6 * size, 0.5 * size), palette.TURRET)
+    dx, dy = (end - centre) / size
+    gap = LABEL_GAP * size
+    # Each side with the anchor in the label's box (y down) that keeps the box off the hub.
+    left, right = (centre - (gap, 0.0), (1.0, 0.5)), (centre + (gap, 0.0), (0.0, 0.5))
+    below, above = (centre - (0.0, gap), (0.5, 0.0)), (centre + (0.0, gap), (0.5, 1.0))
+    across = (left, right) if dx > 0 else (right, left)
+    along = (below, above) if dy > 0 else (above, below)
+    # The side facing away from the barrel, then the two beside it (the one it points less
+    # toward first); the label goes to the first where it fits in the picture.
+    first, second = (across, along) if abs(dx) >= abs(dy) else (along, across)
+    (where, anchor), *elsewhere = first[0], second[0], second[1]
+    batch.add_text("turret (x)", where, palette.TURRET, anchor, elsewhere)
 
 
 def draw_bullets(batch: OverlayBatch, sim: OverlaySource) -> None:

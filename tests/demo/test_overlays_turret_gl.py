@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import pytest
 
 from demo import scenes
 from demo.draw.palette import TURRET as TURRET_COLOR
@@ -66,3 +67,32 @@ def test_help_and_stats_follow_the_scene(make_app: Any) -> None:
     assert ("left mouse", "attract bodies to the cursor (held)") in rows
     assert any(line.startswith("Gravity") for line in app.stats_lines())
     assert any(line.startswith("Dyn.Fric.") for line in app.stats_lines())
+
+
+def _rects_overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+@pytest.mark.parametrize("name", ["rigid", "pyramid", "mass-ratio"])
+def test_the_turrets_name_never_covers_the_turret(make_app: Any, name: str) -> None:
+    """The name is laid out in pixels beside the hub, away from the barrel: aimed anywhere
+    around it, the name's box (its text's width, a line high) misses the hub and the barrel
+    and is in the picture, below the top bar (rigid's turret hangs just under it)."""
+    from demo.draw.overlays import turret_shapes
+
+    app = make_app(scene=scenes.build_scene(name, seed=1))
+    app.ctx.resize(640, 480)
+    app.hide_help()
+    app.frame(FRAME_S)
+    atlas = app.renderer.text.atlas
+    cx, cy = app.camera.world_to_screen(np.asarray(app.scene.turret, dtype=np.float64))
+    for angle in np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False):
+        app.cursor(cx + 150.0 * np.cos(angle), cy - 150.0 * np.sin(angle))
+        app.frame(FRAME_S)
+        hub, barrel, _ = turret_shapes(app.scene, app.cursor_world())
+        drawn = np.array([app.camera.world_to_screen(p) for p in np.vstack([hub, barrel])])
+        turret = (*drawn.min(axis=0), *drawn.max(axis=0))
+        (label,) = [(x, y) for text, x, y, _ in app.labels() if text == "turret (x)"]
+        box = (label[0], label[1], label[0] + atlas.text_width("turret (x)"), label[1] + atlas.line_height)
+        assert not _rects_overlap(box, turret), (name, round(float(angle), 2), box, turret)
+        assert box[0] >= 0 and box[2] <= 640 and box[1] >= app.camera.top and box[3] <= 480, box
