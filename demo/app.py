@@ -24,10 +24,12 @@ from PIL import Image
 from demo import controls, readout, safeio, scenes
 from demo.actions import Simulation
 from demo.context import Context, text_scale
+from demo.draw import placement
 from demo.draw.camera import Camera
 from demo.draw.hud import HudContent, HudLayout, layout_hud
 from demo.draw.mesh import BodyMesh
 from demo.draw.overlays import draw_world_overlays
+from demo.draw.placement import PLACES
 from demo.draw.render import Renderer
 from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
 from demo.loading import Loader, Ticket
@@ -95,6 +97,9 @@ class App(Simulation):
         #: scene the user moved to (they have seen the controls), until `h`.
         self.help_brief = False
         self._brief_next = False
+        #: Where the help is while it is up, chosen when it comes up: the corner (right, top)
+        #: where it covers least of the picture (None: not chosen yet).
+        self._help_place: tuple[bool, bool] | None = None
         self._message_age = 0.0
         #: Leave out frames that would look the same as the last one drawn (a window: its picture
         #: stays on the screen); ``drawn`` says whether the last frame drew.
@@ -333,6 +338,7 @@ class App(Simulation):
             self.help_page += 1
         self.help_brief = brief
         self.help_age = 0.0
+        self._help_place = None
 
     def dismiss_help(self) -> None:
         """The first input after the help came up: it fades out now."""
@@ -507,6 +513,13 @@ class App(Simulation):
             self.camera.set_top(top)
             content = replace(content, labels=self.labels())
             hud = self._layout_hud(content, width, height)
+        if not hud.help_places:
+            self._help_place = None  # the help is down: it is placed again when it comes back
+        elif self._help_place is None:
+            self._help_place = self._quietest_place(hud.help_places, wv, width, height)
+            if self._help_place != content.help_place:
+                content = replace(content, help_place=self._help_place)
+                hud = self._layout_hud(content, width, height)
         self.help_pages = hud.help_pages
         self.hud_panels = hud.panels
         return width, height, fills, lines, points, hud.vertices, bodies
@@ -522,6 +535,50 @@ class App(Simulation):
         hud = layout_hud(renderer.text, content, width, height, renderer.text_scale)
         self._hud_layout = (key, content, hud)
         return hud
+
+    @property
+    def help_place(self) -> tuple[bool, bool]:
+        """Where the help panel is: (on the right, at the top)."""
+        return self._help_place or PLACES[0]
+
+    def _quietest_place(
+        self, places: dict[tuple[bool, bool], list[Any]], wv: np.ndarray, width: int, height: int
+    ) -> tuple[bool, bool]:
+        """The place where the help's panels cover least of what the frame will show while the
+        help is up, in pixels: the bodies (those that fall, everything below them: they will be
+        there in a second), the overlays (figures, arrows) and the labels."""
+        camera, world = self.camera, self.world
+        boxes = []
+        if world.body_count:
+            valid = np.arange(wv.shape[1])[None, :] < np.asarray(world.vertex_count)[:, None]
+            lo = camera.world_to_screen(np.where(valid[..., None], wv, np.inf).min(axis=1))
+            hi = camera.world_to_screen(np.where(valid[..., None], wv, -np.inf).max(axis=1))
+            box = np.column_stack([lo[:, 0], hi[:, 1], hi[:, 0], lo[:, 1]])  # y runs down
+            gravity = float(np.asarray(world.gravity, dtype=np.float64)[1])
+            falling = ~(np.asarray(world.static, dtype=bool) | np.asarray(world.sleeping, dtype=bool))
+            if gravity < 0.0:
+                box[falling, 3] = height
+            elif gravity > 0.0:
+                box[falling, 1] = 0.0
+            boxes.append(box)
+        overlay = self.renderer.overlay
+        fills = overlay.fills()
+        if len(fills):
+            corners = camera.world_to_screen(fills[:, 0:2]).reshape(-1, 3, 2)
+            boxes.append(np.column_stack([corners.min(axis=1), corners.max(axis=1)]))
+        points = overlay.points()
+        if len(points):
+            at = camera.world_to_screen(points[:, 0:2])
+            boxes.append(np.column_stack([at - 2.0, at + 2.0]))
+        atlas = self.renderer.text.atlas
+        for text, x, y, _ in self.labels():
+            boxes.append(np.array([[x, y, x + atlas.text_width(text), y + atlas.line_height]]))
+        lines = overlay.lines()
+        segments = np.zeros((0, 2, 2))
+        if len(lines):
+            segments = camera.world_to_screen(lines[:, 0:2]).reshape(-1, 2, 2)
+        drawn = np.concatenate(boxes) if boxes else np.zeros((0, 4))
+        return placement.best_place(placement.busy_map(width, height, drawn, segments), places)
 
     def redraw(self) -> None:
         """Draw the next frame even if it is the same (the window's picture was lost)."""

@@ -43,6 +43,7 @@ def hud_content(app: Any) -> HudContent:
         help_rows=app.help_rows() if full else (BRIEF_HELP if alpha > 0.0 else ()),
         help_alpha=alpha,
         help_page=app.help_page,
+        help_place=app.help_place,
     )
 
 

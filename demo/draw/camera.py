@@ -97,13 +97,15 @@ class Camera:
         )
 
     def world_to_screen(self, point: np.ndarray) -> np.ndarray:
-        """World point (2,) -> framebuffer pixel (x right, y down)."""
+        """World points (..., 2) -> framebuffer pixels (..., 2) (x right, y down)."""
+        point = np.asarray(point, dtype=np.float64)
         ppu = self.pixels_per_unit
-        return np.array(
+        return np.stack(
             [
-                0.5 * self.width + (point[0] - self.center[0]) * ppu,
-                self._area_centre_y - (point[1] - self.center[1]) * ppu,
-            ]
+                0.5 * self.width + (point[..., 0] - self.center[0]) * ppu,
+                self._area_centre_y - (point[..., 1] - self.center[1]) * ppu,
+            ],
+            axis=-1,
         )
 
     def zoom_about(self, px: float, py: float, factor: float) -> None:

@@ -21,6 +21,7 @@ import numpy as np
 
 from demo.draw import palette
 from demo.draw.palette import Color
+from demo.draw.placement import PLACES
 from demo.draw.text import GlyphAtlas, TextBatch
 
 #: Spacing in pixels at HiDPI scale 1: around the window's edge, inside a panel, between columns.
@@ -58,6 +59,8 @@ class HudContent:
     help_rows: Sequence[tuple[str, str]] = ()
     help_alpha: float = 0.0
     help_page: int = 0
+    #: Where the help panel goes: (on the right, at the top); the stats panel takes the other side.
+    help_place: tuple[bool, bool] = (True, True)
 
 
 @dataclass
@@ -70,6 +73,8 @@ class HudLayout:
     top: float
     help_pages: int = 1
     panels: dict[str, tuple[float, float, float, float]] = field(default_factory=dict)
+    #: The help's panels (help, stats) as they would be at each place (HudContent.help_place).
+    help_places: dict[tuple[bool, bool], list[tuple[float, ...]]] = field(default_factory=dict)
 
 
 #: What separates the heads-up line's parts; it wraps there, not inside a part.
@@ -145,12 +150,24 @@ def layout_hud(batch: TextBatch, content: HudContent, width: int, height: int, s
             batch.add(text, margin, bottom + pad + k * line, palette.MESSAGE_TEXT)
 
     pages = 1
+    places: dict[tuple[bool, bool], list[tuple[float, float, float, float]]] = {}
     # A window too small for both: the help (up for a few seconds, back on `h`) goes before the
     # message (the answer to what the user just did).
     help_fits = bottom - top - 2 * margin >= 2 * pad + 3 * line
     if content.help_alpha > 0.0 and help_fits:
-        pages = _layout_help(batch, atlas, content, width, (top + margin, bottom - margin), scale, panels)
-    return HudLayout(batch.vertices(), float(top), pages, panels)
+        span = (top + margin, bottom - margin)
+        pages = _layout_help(batch, atlas, content, width, span, scale, panels, places)
+    return HudLayout(batch.vertices(), float(top), pages, panels, places)
+
+
+def _panel_at(
+    place: tuple[bool, bool], size: tuple[float, float], width: int, span: tuple[float, float], margin: float
+) -> tuple[float, float, float, float]:
+    """A panel of ``size`` (w, h) at ``place`` (right, top) within ``width`` and heights ``span``."""
+    w, h = size
+    x0 = max(width - margin - w, margin) if place[0] else margin
+    y0 = span[0] if place[1] else max(span[1] - h, span[0])
+    return (float(x0), float(y0), float(x0 + w), float(y0 + h))
 
 
 def _layout_help(
@@ -161,8 +178,11 @@ def _layout_help(
     span: tuple[float, float],
     scale: int,
     panels: dict[str, tuple[float, float, float, float]],
+    places: dict[tuple[bool, bool], list[tuple[float, float, float, float]]],
 ) -> int:
-    """The stats and help panels between heights ``span``; returns the number of help pages."""
+    """The stats and help panels between heights ``span``, the help at ``content.help_place``
+    and the stats on the other side (``places``: both panels' rectangles at every place);
+    returns the number of help pages."""
     alpha = content.help_alpha
     margin, pad, gap = MARGIN * scale, PAD * scale, COLUMN_GAP * scale
     line = atlas.line_height
@@ -174,15 +194,17 @@ def _layout_help(
     min_text = MIN_TEXT_EMS * atlas.pixel_size
     available = width - 2 * margin - 2 * pad - label_w - gap  # for the descriptions, without stats
     beside = stats_w <= STATS_MAX_FRACTION * width and available - stats_w - margin >= min(text_w, min_text)
+    place = content.help_place
+    stats_size: tuple[float, float] | None = None
     if content.stats and beside:
         available -= stats_w + margin
         stats_rows = list(content.stats)[:lines_fit]
-        sx1 = margin + stats_w
-        sy1 = y0 + 2 * pad + len(stats_rows) * line
-        batch.add_rect(margin, y0, sx1, sy1, _faded(palette.PANEL, alpha))
-        panels["stats"] = (float(margin), y0, float(sx1), sy1)
+        stats_size = (stats_w, 2 * pad + len(stats_rows) * line)
+        sx0, sy0, sx1, sy1 = _panel_at((not place[0], place[1]), stats_size, width, span, margin)
+        batch.add_rect(sx0, sy0, sx1, sy1, _faded(palette.PANEL, alpha))
+        panels["stats"] = (sx0, sy0, sx1, sy1)
         for k, text in enumerate(stats_rows):
-            batch.add(text, margin + pad, y0 + pad + k * line, _faded(palette.HELP_TEXT, alpha))
+            batch.add(text, sx0 + pad, sy0 + pad + k * line, _faded(palette.HELP_TEXT, alpha))
     text_col = max(min(text_w, available), min_text / 2)
     # The help as display lines (label, text, colour, in the description column): the scene's
     # own lines across both columns, then the rows, their descriptions wrapped.
@@ -209,10 +231,15 @@ def _layout_help(
         [panel_w, *(atlas.text_width(f"{label}{text}") + 2 * pad for label, text, _, col in shown if not col)]
     )
     used_w = min(used_w, width - 2 * margin)
-    x0 = max(width - margin - used_w, margin)
     rows = len(shown) + (1 if footer else 0)
-    batch.add_rect(x0, y0, x0 + used_w, y0 + 2 * pad + rows * line, _faded(palette.PANEL, alpha))
-    panels["help"] = (x0, y0, x0 + used_w, y0 + 2 * pad + rows * line)
+    help_size = (used_w, 2 * pad + rows * line)
+    for where in PLACES:
+        places[where] = [_panel_at(where, help_size, width, span, margin)]
+        if stats_size is not None:
+            places[where].append(_panel_at((not where[0], where[1]), stats_size, width, span, margin))
+    x0, y0, x1, y1 = places[place][0]
+    batch.add_rect(x0, y0, x1, y1, _faded(palette.PANEL, alpha))
+    panels["help"] = (x0, y0, x1, y1)
     y = y0 + pad
     for label, text, color, in_column in shown:
         if label:
