@@ -63,7 +63,6 @@ class Ticket:
     done: bool = False
     result: Any = None
     error: BaseException | None = None
-    cancelled: bool = False
 
 
 @dataclass
@@ -305,9 +304,7 @@ class Loader:
         with self._lock:
             while not self._closed:
                 for ticket in list(self._tickets):
-                    if ticket.cancelled:
-                        self._tickets.remove(ticket)
-                    elif all(self._compiled(key) for key in ticket.needs):
+                    if all(self._compiled(key) for key in ticket.needs):
                         self._tickets.remove(ticket)
                         return ticket
                 # Ahead of need: the first scene and what `m` needs; a scene's job waits for
