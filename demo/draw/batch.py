@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from demo.draw.mesh import FILL_FLOATS, VERTEX_FLOATS, polygon_fill, vertex_array
+from demo.draw.mesh import FILL_FLOATS, VERTEX_FLOATS, polygon_fills, vertex_array
 from demo.draw.palette import Color
 
 #: Filled polygons remembered from frame to frame (a turret that stays put is not rebuilt).
@@ -30,13 +30,16 @@ class OverlayBatch:
     def __init__(self) -> None:
         self._lines: list[np.ndarray] = []
         self._points: list[np.ndarray] = []
-        self._fills: list[np.ndarray] = []
+        # Fill vertices, or for a polygon not made yet its index in _unmade (made together).
+        self._fills: list[np.ndarray | int] = []
+        self._unmade: list[tuple[tuple[bytes, tuple[float, ...]], np.ndarray, Color]] = []
         self._labels: list[tuple[str, Color, list[tuple[np.ndarray, tuple[float, float]]]]] = []
         # Fill vertices by (polygon, colour), kept across frames (read only once made).
         self._polygon_fills: dict[tuple[bytes, tuple[float, ...]], np.ndarray] = {}
 
     def clear(self) -> None:
         self._lines, self._points, self._fills, self._labels = [], [], [], []
+        self._unmade = []
 
     def add_polygon(
         self,
@@ -51,10 +54,10 @@ class OverlayBatch:
             key = (v.tobytes(), tuple(map(float, fill)))
             fills = self._polygon_fills.get(key)
             if fills is None:
-                if len(self._polygon_fills) >= POLYGON_CACHE_SIZE:
-                    self._polygon_fills.clear()
-                fills = self._polygon_fills[key] = polygon_fill(v, fill)
-            self._fills.append(fills)
+                self._fills.append(len(self._unmade))
+                self._unmade.append((key, v, fill))
+            else:
+                self._fills.append(fills)
         if outline is not None and k >= 2:
             ends = np.arange(k if k >= 3 else 1)
             self.add_lines(np.stack([v[ends], v[(ends + 1) % k]], axis=1), outline)
@@ -110,7 +113,20 @@ class OverlayBatch:
         )
 
     def fills(self) -> np.ndarray:
-        return np.concatenate(self._fills) if self._fills else np.zeros((0, FILL_FLOATS), np.float32)
+        """The filled polygons' vertices (FILL_FLOATS each), in the order they were added."""
+        if self._unmade:
+            # All at once: a figure's dozens of bars cost one pass, not one each.
+            made = polygon_fills([v for _, v, _ in self._unmade], [color for _, _, color in self._unmade])
+            sizes = [9 * len(v) - 6 for _, v, _ in self._unmade]  # 3 (k - 2) + 6 k
+            pieces = np.split(made, np.cumsum(sizes)[:-1])
+            if len(self._polygon_fills) + len(pieces) > POLYGON_CACHE_SIZE:
+                self._polygon_fills.clear()
+            for (key, _, _), piece in zip(self._unmade, pieces, strict=True):
+                self._polygon_fills[key] = piece
+            self._fills = [pieces[f] if isinstance(f, int) else f for f in self._fills]
+            self._unmade = []
+        parts = [f for f in self._fills if not isinstance(f, int)]
+        return np.concatenate(parts) if parts else np.zeros((0, FILL_FLOATS), np.float32)
 
     def labels(self) -> list[tuple[str, Color, list[tuple[np.ndarray, tuple[float, float]]]]]:
         """The labels added: (text, colour, [(world point, anchor), ...] in order of preference)."""

@@ -19,7 +19,7 @@ wider than the line (:func:`line_quads`), their edges faded in the same way.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -236,17 +236,29 @@ def body_geometry(
     return fills, lines, points
 
 
-def polygon_fill(vertices: np.ndarray, color: Color) -> np.ndarray:
-    """One convex polygon ``vertices (k, 2)`` (world units, either winding), filled in ``color``
-    with its antialiasing fringe: fill vertices (3 (k - 2) + 6 k, FILL_FLOATS)."""
-    v = np.asarray(vertices, dtype=np.float64).reshape(-1, 2)
-    x, y = v[:, 0], v[:, 1]
-    if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0.0:
-        v = v[::-1]  # counter-clockwise, so that the miters point out
-    k = len(v)
-    rows = np.zeros((1, k), dtype=np.int64)
-    fills = body_geometry(v[None], v[None], np.array([k]), rows[:, 0])[0]
-    fills[:, 4:8] = np.asarray(color, dtype=np.float32)
+def polygon_fills(polygons: Sequence[np.ndarray], colors: Sequence[Color]) -> np.ndarray:
+    """Convex polygons (each (k, 2), world units, either winding, k >= 3) filled in their
+    ``colors`` with their antialiasing fringes, in one pass: each polygon's fill vertices
+    (3 (k - 2) of its fan, then 6 k of its fringe; FILL_FLOATS each) in the order given."""
+    if not polygons:
+        return np.zeros((0, FILL_FLOATS), dtype=np.float32)
+    count = np.array([len(v) for v in polygons], dtype=np.int64)
+    corners = np.zeros((len(polygons), int(count.max()), 2))
+    for row, v in enumerate(polygons):
+        v = np.asarray(v, dtype=np.float64).reshape(-1, 2)
+        x, y = v[:, 0], v[:, 1]
+        if np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y) < 0.0:
+            v = v[::-1]  # counter-clockwise, so that the miters point out
+        corners[row, : len(v)] = v
+    kinds = np.zeros(len(polygons), dtype=np.int64)
+    fills = body_geometry(corners, corners, count, kinds)[0]
+    # body_geometry gives every fan, then every fringe: put each polygon's together, in order.
+    owner = np.concatenate(
+        [np.repeat(np.arange(len(count)), 3 * (count - 2)), np.repeat(np.arange(len(count)), 6 * count)]
+    )
+    order = np.argsort(owner, kind="stable")
+    fills = fills[order]
+    fills[:, 4:8] = np.asarray(colors, dtype=np.float32)[owner[order]]
     fills[:, 8] = np.where(fills[:, 8] >= FRINGE, FRINGE, 0.0)  # no outline: the fringe fades the fill
     return fills
 

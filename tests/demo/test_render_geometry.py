@@ -148,3 +148,44 @@ def test_moving_and_rotated_bodies_are_drawn_where_the_world_has_them(make_app: 
             elif depth < -band:
                 assert background, (px, py, point, image[py, px])
     assert checked > 50
+
+
+def test_overlay_polygons_made_together_are_each_polygon_in_order() -> None:
+    """Polygons added to an overlay batch are meshed together when the frame asks for them (and
+    kept for the next frame): each one's fan covers exactly its area, in its colour, and the
+    vertices come polygon by polygon in the order added, kept ones and new ones alike."""
+    from demo.draw.batch import OverlayBatch
+    from demo.draw.mesh import FRINGE
+
+    rng = np.random.default_rng(7)
+    polygons, colors = [], []
+    for k in (3, 4, 6, 5, 8):
+        angles = np.sort(rng.random(k) * 2.0 * np.pi)
+        ring = np.column_stack([np.cos(angles), np.sin(angles)])
+        v = ring * (1.0 + 4.0 * rng.random()) + 10.0 * rng.random(2)
+        polygons.append(v if k % 2 else v[::-1])  # both windings
+        colors.append(tuple(float(c) for c in rng.random(4)))
+    batch = OverlayBatch()
+    for v, c in zip(polygons[:3], colors[:3], strict=True):
+        batch.add_polygon(v, c)
+    batch.fills()
+    batch.clear()
+    for v, c in zip(polygons, colors, strict=True):  # the first three are kept, two are new
+        batch.add_polygon(v, c)
+    fills = batch.fills()
+    start = 0
+    for v, c in zip(polygons, colors, strict=True):
+        k = len(v)
+        fan = fills[start : start + 3 * (k - 2)]
+        fringe = fills[start + 3 * (k - 2) : start + 9 * k - 6]
+        start += 9 * k - 6
+        tri = fan[:, 0:2].astype(np.float64).reshape(-1, 3, 2)
+        u, w = tri[:, 1] - tri[:, 0], tri[:, 2] - tri[:, 0]
+        cross = u[:, 0] * w[:, 1] - u[:, 1] * w[:, 0]
+        x, y = v[:, 0], v[:, 1]
+        area = 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(np.roll(x, -1), y))
+        assert np.all(cross > 0.0)  # counter-clockwise, whatever the winding given
+        assert np.isclose(0.5 * cross.sum(), area, rtol=1e-5)
+        assert np.allclose(fan[:, 4:8], c) and np.allclose(fringe[:, 4:8], c)
+        assert np.all(fan[:, 8] == 0.0) and np.all(fringe[:, 8] == FRINGE)
+    assert start == len(fills)
