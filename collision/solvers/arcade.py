@@ -46,8 +46,6 @@ from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
-    NORMAL_IMPULSE,
-    TANGENT_IMPULSE,
     HitRows,
     body_bounds,
     candidates,
@@ -259,18 +257,14 @@ def record_and_resolve(
     out_b = scratch[1]
     c = find_contacts(a, b, nx, ny, t, vax, vay, vbx, vby, out_a, out_b)
     gap = -((vax - vbx) * nx + (vay - vby) * ny) * t
-    first = count
-    for k in range(c):
-        if count >= rows.bodies.shape[0]:
-            break
-        write_point(
-            rows, count, root[i], root[j], out_a[k], out_b[k], nx, ny, -depth if depth > 0.0 else gap, toi
-        )
-        count += 1
     jn, jt = resolve(bodies, root[i], root[j], nx, ny, depth)
-    for r in range(first, count):
-        rows.scalars[NORMAL_IMPULSE, r] = jn / (count - first)
-        rows.scalars[TANGENT_IMPULSE, r] = jt / (count - first)
+    # As many points as the rows have room for share the impulses.
+    written = min(c, rows.bodies.shape[0] - count)
+    separation = -depth if depth > 0.0 else gap
+    for k in range(written):
+        share = (jn / written, jt / written)
+        write_point(rows, count, root[i], root[j], out_a[k], out_b[k], nx, ny, separation, toi, share)
+        count += 1
     return count
 
 

@@ -64,9 +64,11 @@ def write_point(
     ny: float,
     separation: float,
     toi: float,
+    impulses: tuple[float, float],
 ) -> None:
     """Row ``r``: bodies ``a`` and ``b``, the points ``point_a``, ``point_b (2,)``, the normal
-    ``(nx, ny)``, ``separation`` (units, negative when overlapping) and ``toi`` (s)."""
+    ``(nx, ny)``, ``separation`` (units, negative when overlapping), ``toi`` (s) and the
+    ``impulses`` (normal, tangent; N s) applied at the point."""
     rows.bodies[r, 0] = a
     rows.bodies[r, 1] = b
     rows.points[r, 0] = point_a[0]
@@ -77,6 +79,8 @@ def write_point(
     rows.normals[r, 1] = ny
     rows.scalars[SEPARATION, r] = separation
     rows.scalars[TOI, r] = toi
+    rows.scalars[NORMAL_IMPULSE, r] = impulses[0]
+    rows.scalars[TANGENT_IMPULSE, r] = impulses[1]
 
 
 def contacts_of(count: int, rows: HitRows) -> Contacts:

@@ -70,8 +70,6 @@ from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
-    NORMAL_IMPULSE,
-    TANGENT_IMPULSE,
     HitRows,
     candidates,
     contact_surface,
@@ -479,9 +477,8 @@ def hit_rows(hits: TutorialHits, m: int) -> tuple[int, HitRows]:
                 hits.values[h, NY],
                 hits.separation[h, k],
                 hits.values[h, TIME],
+                (hits.jn[h, k], hits.jt[h, k]),
             )
-            rows.scalars[NORMAL_IMPULSE, count] = hits.jn[h, k]
-            rows.scalars[TANGENT_IMPULSE, count] = hits.jt[h, k]
             count += 1
     return count, rows
 
