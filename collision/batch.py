@@ -34,7 +34,7 @@ from numba import njit
 from collision import checks
 from collision.broadphase import transform_vertices
 from collision.checks import GeometryError, shape_status
-from collision.sat import _intersect, _sweep
+from collision.sat import _intersect, _sweep_inline
 from collision.shapes import Polygon, check_vertices
 from collision.tolerances import MAX_COORDINATE, MAX_VERTICES
 
@@ -107,7 +107,7 @@ def sweep_many_kernel(
         i = p * step_a
         j = p * step_b
         v = p * step_v
-        ok, nx, ny, tp, d = _sweep(
+        ok, nx, ny, tp, d = _sweep_inline(
             vertices_a, i, count_a[i], vertices_b, j, count_b[j], velocity[v, 0], velocity[v, 1], t_max
         )
         hit[p] = ok

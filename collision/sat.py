@@ -335,7 +335,7 @@ def _point_point_sweep(
     return True, nx, ny, t, 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _sweep(
     shapes_a: np.ndarray,
     sa: int,
@@ -444,6 +444,14 @@ def sweep_kernel(
     return _sweep(a[np.newaxis], 0, a.shape[0], b[np.newaxis], 0, b.shape[0], vx, vy, t_max)
 
 
+#: :func:`_sweep` inlined, for loops over pairs (:func:`sweep_pairs`, collision.batch);
+#: :func:`sweep_kernel` calls it out of line, once per test: numba inlines a function by
+#: deep-copying its IR block by block, each copy with the whole variable scope, which for this
+#: one cost seconds of every cold compile of the default scene (whose continuous pass reaches
+#: sweep_kernel). (With NUMBA_DISABLE_JIT, ``_sweep`` is the plain function.)
+_sweep_inline = njit(cache=True, inline="always")(getattr(_sweep, "py_func", _sweep))
+
+
 @njit(cache=True)
 def sweep_pairs(
     world_vertices: np.ndarray,
@@ -467,7 +475,7 @@ def sweep_pairs(
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        ok, nx, ny, t, d = _sweep(
+        ok, nx, ny, t, d = _sweep_inline(
             world_vertices,
             i,
             vertex_count[i],

@@ -170,7 +170,7 @@ def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
     return point[k, P_RNA], point[k, P_RNB], point[k, P_RTA], point[k, P_RTB]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool, open_speed: float, max_push: float,
@@ -178,9 +178,11 @@ def _pass(
     """One pass of sequential impulses over the manifolds in ``order``; ``use_bias``: push
     overlaps apart (solve) or not (relax); ``open_speed``: speculative rows keep the next
     substep's approach within their gap unless faster than this (see ``_final_relax``).
-    Inlined into ``_solve``, ``_relax`` and ``_final_relax``, each compiled for its case; the
-    loop and its steps (all inlined) stay inside so that no array is passed to a function per
-    manifold (numba counts references to arrays passed to a call, an atomic operation each).
+    Compiled once and inlined by LLVM (``forceinline``) into ``_solve``, ``_relax`` and
+    ``_final_relax``, where the constant arguments specialise it (numba's own inlining would
+    copy and type its IR three times, seconds of every cold start); the loop and its steps
+    (inlined) stay inside so that no array is passed to a function per manifold (numba counts
+    references to arrays passed to a call, an atomic operation each).
 
     Per manifold: normal rows (a 2 x 2 block when usable), then friction rows clamped by the
     normal impulses just found (Box2D v3's order: a contact's friction cone is this pass's,
@@ -279,7 +281,9 @@ def _solve(
     1), and between unequal moving bodies (row 2 + manifold); ``M_ROW`` picks a manifold's.
     Separations are brought up to date from the bodies' travel since the start of the step.
     """
-    _pass(body, point, manifold, link, order, softness, inv_h, True, math.inf, max_push)
+    # np.bool_: not a literal, so _pass compiles once (numba compiles a kernel again for each
+    # literal value it is passed); LLVM still folds the constant where it inlines _pass.
+    _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(True), math.inf, max_push)
 
 
 @njit(cache=True)
@@ -289,7 +293,7 @@ def _relax(
 ) -> None:  # fmt: skip
     """``_solve`` without the push-out: overlapping rows only stop approach; speculative rows
     still close at most their gap within the next substep."""
-    _pass(body, point, manifold, link, order, softness, inv_h, False, math.inf, 0.0)
+    _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(False), math.inf, 0.0)
 
 
 @njit(cache=True)
@@ -299,7 +303,7 @@ def _final_relax(
 ) -> None:  # fmt: skip
     """``_relax`` after the step's last move, but an unloaded row whose gap stayed open and closes
     faster than ``impact_speed`` is left to the next step's contact, which meets that impact."""
-    _pass(body, point, manifold, link, order, softness, inv_h, False, impact_speed, 0.0)
+    _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(False), impact_speed, 0.0)
 
 
 @njit(cache=True)
