@@ -139,8 +139,8 @@ def _engine_cache_cold() -> bool:
 def _say_compiling() -> None:
     if _engine_cache_cold():
         print(
-            "compiling the collision engine with numba (first run only: about a minute here; "
-            "later runs load it from the cache in about a second)...",
+            "compiling the collision engine with numba (first run only: one to three minutes on a "
+            "2-core machine; later runs load it from the cache in about a second)...",
             file=sys.stderr,
             flush=True,
         )
