@@ -88,6 +88,59 @@ def _oracle_area(a: np.ndarray, b: np.ndarray) -> float:
     return _area(_hull(candidates))
 
 
+def test_two_overlapping_squares_give_their_overlap_exactly() -> None:
+    piece = clip_polygon(SQUARE + (1.0, 1.0), SQUARE)  # [-1, 3]^2 by [-2, 2]^2
+    assert piece.dtype == np.float64 and piece.shape == (4, 2) and piece.flags.c_contiguous
+    assert _as_set(piece) == {(-1.0, -1.0), (2.0, -1.0), (2.0, 2.0), (-1.0, 2.0)}
+    assert _area(piece) == 9.0
+
+
+def test_disjoint_shapes_give_an_empty_array() -> None:
+    piece = clip_polygon(SQUARE + (10.0, 0.0), SQUARE)
+    assert piece.shape == (0, 2) and piece.dtype == np.float64
+    assert clip_polygon([[5.0, 5.0]], SQUARE).shape == (0, 2)
+
+
+def test_a_subject_inside_the_clip_comes_back_unchanged() -> None:
+    small = SQUARE * 0.25 + (0.5, -0.5)
+    assert np.array_equal(clip_polygon(small, SQUARE), small)
+    assert np.array_equal(clip_polygon(SQUARE, SQUARE), SQUARE)
+
+
+def test_a_clip_inside_the_subject_gives_the_clip() -> None:
+    small = SQUARE * 0.25 + (0.5, -0.5)
+    assert _as_set(clip_polygon(SQUARE, small)) == _as_set(small)
+    # A pentagon's corners come back as crossings of its edges' lines: equal within rounding.
+    pentagon = Polygon.regular(5, 0.5).vertices + (0.25, 0.1)
+    piece = clip_polygon(SQUARE, pentagon)
+    assert len(piece) == 5
+    assert np.allclose(np.sort(piece, axis=0), np.sort(pentagon, axis=0), rtol=0.0, atol=1e-15)
+    assert _area(piece) == pytest.approx(_area(pentagon), rel=1e-14)
+
+
+def test_touching_shapes_give_the_shared_edge_or_corner() -> None:
+    edge = clip_polygon(SQUARE + (4.0, 0.0), SQUARE)
+    assert _as_set(edge) == {(2.0, -2.0), (2.0, 2.0)} and len(edge) == 2
+    corner = clip_polygon(SQUARE + (4.0, 4.0), SQUARE)
+    assert corner.tolist() == [[2.0, 2.0]]
+
+
+def test_points_and_segments_are_clipped_as_subjects() -> None:
+    assert clip_polygon([[0.5, 0.25]], SQUARE).tolist() == [[0.5, 0.25]]
+    through = clip_polygon([[-5.0, 0.0], [5.0, 0.0]], SQUARE)
+    assert _as_set(through) == {(-2.0, 0.0), (2.0, 0.0)} and len(through) == 2
+    inside = clip_polygon([[0.0, 0.0], [1.0, 1.0]], SQUARE)
+    assert inside.tolist() == [[0.0, 0.0], [1.0, 1.0]]
+
+
+def test_clockwise_input_and_polygons_are_accepted() -> None:
+    a = SQUARE + (1.0, 1.0)
+    expected = clip_polygon(a, SQUARE)
+    clockwise = clip_polygon(a[::-1], SQUARE[::-1])
+    assert _as_set(clockwise) == _as_set(expected) and _area(clockwise) == 9.0
+    assert np.array_equal(clip_polygon(Polygon(a), Polygon(SQUARE)), expected)
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_random_convex_pairs_match_the_brute_force_area_in_both_orders(seed: int) -> None:
     rng = np.random.default_rng(seed)
