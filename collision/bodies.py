@@ -11,8 +11,10 @@ consecutive rows whose ``root`` is the first of them: the root row holds the bod
 velocity, mass and inertia; the other rows mirror its pose and carry a part's shape.
 
 The compiled steps every solver's world step shares live here too: checking the live state
-(:func:`state_in_range`), integrating forces (:func:`integrate_forces`) and mirroring a
-compound's root into its parts (:func:`sync_parts`).
+(:func:`state_in_range`), integrating forces (:func:`integrate_forces`), keeping the state in
+bounds (:func:`keep_in_bounds`) and mirroring a compound's root into its parts
+(:func:`sync_parts`), gathered into the step's opening and closing (:func:`open_step`,
+:func:`close_step`) that each solver's step calls.
 """
 
 from __future__ import annotations
@@ -427,15 +429,13 @@ def state_in_range(
 
 
 @njit(cache=True)
-def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
-    """The world's part of a step in one call (each call costs time in a small world): when
-    the state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits; not checked
+def open_step(bodies: Bodies, context: StepContext, check: bool) -> bool:
+    """The world's part of a step before the response, called by the solver's compiled step
+    (one call into compiled code per step: each call costs time in a small world): when the
+    state is in range (``state_in_range`` with the STATE_LIMIT_FACTOR limits; not checked
     without ``check``), wrap the angles, integrate forces (with the step context's ``dt`` and
     gravity) and, with ``has_compounds``, mirror compound roots into their parts; return True.
-    Otherwise change nothing and return False. ``fields``, ``context_fields``: the body store's
-    rows and the step context as plain tuples (collision.records)."""
-    bodies = Bodies(*fields)
-    context = StepContext(*context_fields)
+    Otherwise change nothing and return False."""
     if check and not state_in_range(
         bodies.position,
         bodies.angle,
@@ -454,16 +454,37 @@ def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
 
 
 @njit(cache=True)
-def keep_in_bounds(fields: tuple) -> None:
+def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
+    """:func:`open_step` called from Python: ``fields``, ``context_fields`` the body store's
+    rows and the step context as plain tuples (collision.records)."""
+    return open_step(Bodies(*fields), StepContext(*context_fields), check)
+
+
+@njit(cache=True)
+def close_step(bodies: Bodies, has_compounds: bool) -> None:
+    """The world's part of a step after the response, called by the solver's compiled step:
+    the state kept in bounds (:func:`keep_in_bounds`) and, with ``has_compounds``, compound
+    roots mirrored into their parts."""
+    keep_in_bounds(bodies)
+    if has_compounds:
+        sync_parts(bodies)
+
+
+@njit(cache=True)
+def end_step(fields: tuple, has_compounds: bool) -> None:
+    """:func:`close_step` called from Python (``fields``: the body store's rows as a plain tuple)."""
+    close_step(Bodies(*fields), has_compounds)
+
+
+@njit(cache=True)
+def keep_in_bounds(bodies: Bodies) -> None:
     """The end of every step: each speed is cut to ``MAX_SPEED`` and each angular speed to
     ``MAX_ANGULAR_SPEED`` (a speed that is not finite becomes 0), and a body that left the
     world's disc of radius ``MAX_COORDINATE`` is put back on its edge with its outward speed
     removed. So a step always leaves a state within the limits ``World.add_body`` accepts,
     which the next step accepts too: a world never locks itself up, whatever gravity, forces
-    and collisions did (bodies far inside the limits are left bit-identical). ``fields``: the
-    body store's rows as a plain tuple (collision.records).
+    and collisions did (bodies far inside the limits are left bit-identical).
     """
-    bodies = Bodies(*fields)
     position = bodies.position
     velocity = bodies.velocity
     angular_velocity = bodies.angular_velocity

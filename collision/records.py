@@ -29,7 +29,10 @@ class StepContext(NamedTuple):
     ``crowd``, an ``(1,) int64`` flag the broadphase sets when the step's pairs reached their
     budget (``MAX_PAIRS_PER_BODY``; see :func:`collision.broadphase.candidate_pairs`), and
     ``ticks ((len(STAGES),) int64`` or empty)``: where the solver adds the clock ticks each
-    stage took when the world profiles (collision/profiling.py; empty: profiling is off)."""
+    stage took when the world profiles (collision/profiling.py; empty: profiling is off), and
+    ``check``: whether the step's opening checks the state is in range (see
+    :func:`collision.bodies.open_step`; the world turns it off to run a step again whose fast
+    check failed on values that are in range)."""
 
     dt: float
     gravity_x: float
@@ -39,3 +42,4 @@ class StepContext(NamedTuple):
     has_kinematic: bool
     crowd: np.ndarray
     ticks: np.ndarray = NOT_PROFILED
+    check: bool = True

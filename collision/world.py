@@ -24,16 +24,7 @@ from typing import Any
 import numpy as np
 
 from collision import checks, profiling
-from collision.bodies import (
-    BodyArguments,
-    BodyStore,
-    StoreField,
-    begin_step,
-    check_state,
-    keep_in_bounds,
-    mirror_parts,
-    readonly,
-)
+from collision.bodies import BodyArguments, BodyStore, StoreField, check_state, mirror_parts, readonly
 from collision.broadphase import transform_vertices, warn_crowd
 from collision.contacts import Contacts
 from collision.raycast import RayHit, bodies_at, cast_ray
@@ -515,18 +506,21 @@ class World:
         with self.profile as ticks:
             h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
             solver = self._solver_object()
+            settings = self.solver_settings()
             store = self._store
             crowd = np.zeros(1, dtype=np.int64)
+            gx, gy = self._gravity
             flags = (self._continuous, store.has_compounds, store.has_kinematic)
-            step = (h, *self._gravity, *flags, crowd, ticks)
-            if not begin_step(store.fields, step, True):
+            context = StepContext(h, gx, gy, *flags, crowd, ticks)
+            # The solver opens the step with the world's part (bodies.open_step), so the whole
+            # step is one call into compiled code.
+            contacts = solver.step(store.rows, settings, context)
+            if contacts is None:
                 check_state(store.rows)  # the exact check: raises, naming the first entry out of range
                 # In range after all (the fast check's squares can overflow where the values do not).
-                begin_step(store.fields, step, False)
-            self.contacts = solver.step(store.rows, self.solver_settings(), StepContext(*step))
-            keep_in_bounds(store.fields)
-            if store.has_compounds:
-                mirror_parts(store.fields)
+                contacts = solver.step(store.rows, settings, context._replace(check=False))
+                assert contacts is not None  # unchecked, the opening takes any state
+            self.contacts = contacts
             self.time += h
             self.step_count += 1
             self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))

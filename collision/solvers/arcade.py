@@ -53,6 +53,7 @@ from collision.solvers.hits import (
     contacts_of,
     grazes,
     new_rows,
+    run_step,
     write_point,
 )
 from collision.solvers.pending import Pending, earliest, forget, new_pending, push_hit
@@ -463,9 +464,13 @@ class ArcadeSolver:
         #: Whether the warning about the cap on subdivisions was given (once per solver).
         self.warned = False
 
-    def step(self, bodies: Bodies, settings: ArcadeSettings, context: StepContext) -> Contacts:
-        """Advance ``bodies`` by ``context.dt``; the step's contact points."""
-        count, capped, rows = arcade_step(tuple(bodies), tuple(settings.values), tuple(context))
+    def step(self, bodies: Bodies, settings: ArcadeSettings, context: StepContext) -> Contacts | None:
+        """Advance ``bodies`` by ``context.dt``; the step's contact points (None: the state is
+        out of range, see collision.solvers.protocol)."""
+        result = run_step(arcade_step, bodies, settings, context)
+        if result is None:
+            return None
+        count, capped, rows = result
         if capped and not self.warned:
             self.warned = True
             warnings.warn(

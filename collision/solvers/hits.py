@@ -15,14 +15,16 @@ zero). :func:`grazes` says so; the solvers skip it.
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
-from collision.bodies import Bodies
+from collision.bodies import Bodies, begin_step, end_step
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.contacts import Contacts, find_support_points
+from collision.records import StepContext
 from collision.tolerances import BROADPHASE_MARGIN, CRACK_RELATIVE_LENGTH
 
 #: Rows of ``HitRows.scalars``.
@@ -81,6 +83,19 @@ def write_point(
     rows.scalars[TOI, r] = toi
     rows.scalars[NORMAL_IMPULSE, r] = impulses[0]
     rows.scalars[TANGENT_IMPULSE, r] = impulses[1]
+
+
+def run_step(kernel: Callable[..., Any], bodies: Bodies, settings: Any, context: StepContext) -> Any:
+    """A one-pass solver's compiled step ``kernel(fields, settings_fields, context_fields)``
+    between the world's opening and closing of the step (see collision.solvers.protocol):
+    its result, or None when the opening refused the state (nothing changed)."""
+    fields = tuple(bodies)
+    context_fields = tuple(context)
+    if not begin_step(fields, context_fields, context.check):
+        return None
+    result = kernel(fields, tuple(settings.values), context_fields)
+    end_step(fields, context.has_compounds)
+    return result
 
 
 def contacts_of(count: int, rows: HitRows) -> Contacts:

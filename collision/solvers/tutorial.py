@@ -76,6 +76,7 @@ from collision.solvers.hits import (
     contacts_of,
     grazes,
     new_rows,
+    run_step,
     write_point,
 )
 from collision.solvers.impulses import (
@@ -588,10 +589,11 @@ def tutorial_step(fields: tuple, settings_fields: tuple, context_fields: tuple) 
 class TutorialSolver:
     """Tutorial 7's response (see the module docstring)."""
 
-    def step(self, bodies: Bodies, settings: TutorialSettings, context: StepContext) -> Contacts:
-        """Advance ``bodies`` by ``context.dt``; the step's contact points."""
-        count, rows = tutorial_step(tuple(bodies), tuple(settings.values), tuple(context))
-        return contacts_of(count, rows)
+    def step(self, bodies: Bodies, settings: TutorialSettings, context: StepContext) -> Contacts | None:
+        """Advance ``bodies`` by ``context.dt``; the step's contact points (None: the state is
+        out of range, see collision.solvers.protocol)."""
+        result = run_step(tutorial_step, bodies, settings, context)
+        return None if result is None else contacts_of(*result)
 
     def reset(self) -> None:
         """Nothing persists between steps."""

@@ -43,7 +43,7 @@ def test_default_scene_compiles_its_solver_once_per_kernel_and_no_other_solver(t
     compiled = measured["signatures"]
     # The probe sees the step's entry points and the kernels they call (else the checks below
     # would pass on nothing).
-    assert "collision.bodies.begin_step" in compiled
+    assert "collision.bodies.open_step" in compiled
     assert "collision.solvers.iterative.iterative_step" in compiled
     assert "collision.manifold._closest_features" in compiled
     others = sorted(name for name in compiled if name.startswith(OTHER_SOLVERS))

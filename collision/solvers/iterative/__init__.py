@@ -43,7 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from collision.bodies import Bodies
+from collision.bodies import Bodies, close_step, open_step
 from collision.contacts import Contacts
 from collision.profiling import (
     BROADPHASE,
@@ -216,6 +216,10 @@ class IterativeSettings(Settings):
 
 IterativeValues = IterativeSettings.Values
 
+#: Rows of the warm-start store a step's contact points leave for the next (``prev_store``):
+#: last substep's normal and tangent impulse, the point's middle x, y and normal x, y.
+STORE_ROWS = 6
+
 
 class IterativeState(NamedTuple):
     """What the iterative solver keeps between steps.
@@ -369,12 +373,12 @@ def solve(
 @njit(cache=True)
 def pack_contacts(
     points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The step's contact points packed so that few arrays cross into Python: ``index (5, c)
     int64`` rows body_a, body_b, feature key, row_a, row_b; ``vectors (3, c, 2)`` point_a,
-    point_b, normal; ``scalars (4, c)`` separation, toi, and ``totals`` (normal and tangent
-    impulse over the step, N s); ``store (6, c)`` the warm-start store (last substep's normal
-    and tangent impulses, the points' middles x, y, normals x, y)."""
+    point_b, normal; ``values (10, c)``: rows 0-5 the warm-start store (last substep's normal
+    and tangent impulses, the points' middles x, y, normals x, y), rows 6-9 separation, toi
+    and ``totals`` (normal and tangent impulse over the step, N s)."""
     total_normal, total_tangent = totals
     row_a, row_b = rows
     body_a = prepared.body_a
@@ -389,8 +393,7 @@ def pack_contacts(
     tangent_impulse = prepared.tangent_impulse
     index = np.empty((5, c), dtype=np.int64)
     vectors = np.empty((3, c, 2))
-    scalars = np.empty((4, c))
-    store = np.empty((6, c))
+    values = np.empty((STORE_ROWS + 4, c))
     for k in range(c):
         index[0, k] = body_a[k]
         index[1, k] = body_b[k]
@@ -401,36 +404,50 @@ def pack_contacts(
             vectors[0, k, d] = point_a[k, d]
             vectors[1, k, d] = point_b[k, d]
             vectors[2, k, d] = normal[k, d]
-        scalars[0, k] = separation[k]
-        scalars[1, k] = toi[k]
-        scalars[2, k] = total_normal[k]
-        scalars[3, k] = total_tangent[k]
-        store[0, k] = normal_impulse[k]
-        store[1, k] = tangent_impulse[k]
-        store[2, k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
-        store[3, k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
-        store[4, k] = normal[k, 0]
-        store[5, k] = normal[k, 1]
-    return index, vectors, scalars, store
+        values[0, k] = normal_impulse[k]
+        values[1, k] = tangent_impulse[k]
+        values[2, k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
+        values[3, k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
+        values[4, k] = normal[k, 0]
+        values[5, k] = normal[k, 1]
+        values[STORE_ROWS, k] = separation[k]
+        values[STORE_ROWS + 1, k] = toi[k]
+        values[STORE_ROWS + 2, k] = total_normal[k]
+        values[STORE_ROWS + 3, k] = total_tangent[k]
+    return index, vectors, values
+
+
+@njit(cache=True)
+def _refused(state: IterativeState) -> tuple:
+    """What :func:`iterative_step` returns when the step's opening refuses the state: no points."""
+    index = np.empty((5, 0), dtype=np.int64)
+    vectors = np.empty((3, 0, 2))
+    values = np.empty((STORE_ROWS + 4, 0))
+    return False, index, vectors, values, np.empty(0, dtype=np.int8), state.fat_pairs
 
 
 @njit(cache=True)
 def iterative_step(
     fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The whole iterative step (the module docstring's stages 1-7) in one compiled call.
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The whole world step with the iterative solver in one compiled call: the world's
+    opening (collision.bodies.open_step), the module docstring's stages 1-7, the world's
+    closing (collision.bodies.close_step).
 
     The body store's rows, the :class:`IterativeSettings` values, the step context and the
-    :class:`IterativeState` come as plain tuples (collision.records). Returns ``(index,
-    vectors, scalars, store, contact_state, fat_pairs)``: this step's contact points (see
+    :class:`IterativeState` come as plain tuples (collision.records). Returns ``(done, index,
+    vectors, values, contact_state, fat_pairs)``: whether the opening accepted the state (if
+    not, nothing changed and there are no points), this step's contact points (see
     :func:`pack_contacts`; ``contact_state (c,) int8``) and the broadphase cache's pairs; with
-    ``index``'s rows 2-4, ``contact_state`` and ``store`` they are what the state keeps for the
-    next step.
+    ``index``'s rows 2-4, ``contact_state`` and ``values``' first STORE_ROWS rows they are what
+    the state keeps for the next step.
     """
     bodies = Bodies(*fields)
     settings = IterativeValues(*settings_fields)
     context = StepContext(*context_fields)
     state = IterativeState(*state_fields)
+    if not open_step(bodies, context, context.check):
+        return _refused(state)
     n = bodies.position.shape[0]
     ticks = context.ticks
     t = start_clock(ticks)
@@ -466,11 +483,10 @@ def iterative_step(
     t = lap(ticks, CONTINUOUS, t)
     sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
     t = lap(ticks, SLEEP, t)
-    index, vectors, scalars, store = pack_contacts(
-        points, c, prepared, (total_normal, total_tangent), (row_a, row_b)
-    )
+    index, vectors, values = pack_contacts(points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
     lap(ticks, STORE, t)
-    return index, vectors, scalars, store, prepared.state, fat_pairs
+    close_step(bodies, context.has_compounds)
+    return True, index, vectors, values, prepared.state, fat_pairs
 
 
 class IterativeSolver:
@@ -484,18 +500,21 @@ class IterativeSolver:
         """Forget stored contacts, the broadphase cache and sleep clocks (body indices changed)."""
         self._state = new_state(0)
 
-    def step(self, bodies: Bodies, settings: IterativeSettings, context: StepContext) -> Contacts:
-        """Advance ``bodies`` by ``context.dt``: contacts, response, positions; returns Contacts."""
-        n = bodies.position.shape[0]
-        if self._state.sleep_time.shape[0] != n:
-            self._state = new_state(n, self._state)
-        index, vectors, scalars, store, contact_state, fat_pairs = iterative_step(
-            tuple(bodies), tuple(settings.values), tuple(context), tuple(self._state)
+    def step(self, bodies: Bodies, settings: IterativeSettings, context: StepContext) -> Contacts | None:
+        """Advance ``bodies`` by ``context.dt``: the world's opening, contacts, response,
+        positions, the world's closing; returns Contacts (None: the state is out of range,
+        nothing changed; see collision.solvers.protocol)."""
+        state = self._state
+        if state.sleep_time.shape[0] != bodies.position.shape[0]:
+            state = new_state(bodies.position.shape[0], state)  # kept only if the step is done
+        done, index, vectors, values, contact_state, fat_pairs = iterative_step(
+            tuple(bodies), tuple(settings.values), tuple(context), tuple(state)
         )
+        if not done:
+            return None
         # The warm-start store keeps the arrays (the step only reads them); the contacts get
         # read-only views of them.
-        self._state = self._state._replace(
-            fat_pairs=fat_pairs, prev_a=index[3], prev_b=index[4], prev_key=index[2],
-            prev_state=contact_state, prev_store=store,
-        )  # fmt: skip
-        return Contacts.packed(index, vectors, scalars, contact_state)
+        self._state = IterativeState(
+            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS]
+        )
+        return Contacts.packed(index, vectors, values[STORE_ROWS:], contact_state)
