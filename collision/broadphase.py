@@ -1,4 +1,4 @@
-"""Broadphase: candidate pairs from bounding boxes swept over the step (sort and sweep on x).
+"""Broadphase: candidate pairs from bounding boxes swept over the step (sort and sweep).
 
 Every function here is compiled with numba and works on the world's structure-of-arrays
 state. Shapes: ``n`` bodies, ``MAX_VERTICES`` vertex slots per body.
@@ -82,13 +82,56 @@ def swept_bounds(
 
 
 @njit(cache=True)
+def sweep_axis(lo: np.ndarray, hi: np.ndarray) -> int:
+    """The axis (0: x, 1: y) along which the centres of the boxes ``lo``, ``hi (n, 2)`` spread
+    most (the larger variance). Sweeping along it, each box meets the fewest boxes that overlap
+    it on that axis alone: a tall pile swept along x meets its whole column at every box."""
+    n = lo.shape[0]
+    if n == 0:
+        return 0
+    mean_x = 0.0
+    mean_y = 0.0
+    for i in range(n):
+        mean_x += 0.5 * (lo[i, 0] + hi[i, 0])
+        mean_y += 0.5 * (lo[i, 1] + hi[i, 1])
+    mean_x /= n
+    mean_y /= n
+    spread_x = 0.0
+    spread_y = 0.0
+    for i in range(n):
+        dx = 0.5 * (lo[i, 0] + hi[i, 0]) - mean_x
+        dy = 0.5 * (lo[i, 1] + hi[i, 1]) - mean_y
+        spread_x += dx * dx
+        spread_y += dy * dy
+    return 1 if spread_y > spread_x else 0
+
+
+@njit(cache=True, inline="always")
+def _counting_sort(pairs: np.ndarray, m: int, column: int, n: int, out: np.ndarray) -> None:
+    """The first ``m`` rows of ``pairs (., 2) int64`` into ``out (m, 2)`` in the order of their
+    ``column`` (values 0..n-1), rows of equal value kept in order (stable). Inlined: its
+    callers pass int literals, for each of which numba would compile it again."""
+    start = np.zeros(n + 1, dtype=np.int64)
+    for p in range(m):
+        start[pairs[p, column] + 1] += 1
+    for i in range(n):
+        start[i + 1] += start[i]
+    for p in range(m):
+        q = start[pairs[p, column]]
+        start[pairs[p, column]] = q + 1
+        out[q, 0] = pairs[p, 0]
+        out[q, 1] = pairs[p, 1]
+
+
+@njit(cache=True)
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
 
     ``lo``, ``hi``: ``(n, 2)`` box corners; ``skip (n,) bool`` marks bodies that never need a
     pair among themselves (static, or asleep): a pair is dropped only when both are marked.
-    Returns ``(m, 2) int64``. Sort and sweep on x; the result does not depend on the order
-    the bodies were sorted in, so it is deterministic.
+    Returns ``(m, 2) int64``. Sort and sweep along the axis the boxes spread most along
+    (:func:`sweep_axis`); the result does not depend on the order the bodies were sorted in,
+    so it is deterministic.
 
     At most ``MAX_PAIRS_PER_BODY * n`` pairs: a crowd (bodies heaped on one spot) would
     otherwise make n^2 / 2 of them. Past that budget the sweep stops (the pairs it had not
@@ -96,7 +139,9 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     """
     n = lo.shape[0]
     budget = MAX_PAIRS_PER_BODY * n
-    order = np.argsort(lo[:, 0], kind="mergesort")
+    a = sweep_axis(lo, hi)
+    b = 1 - a
+    order = np.argsort(lo[:, a], kind="mergesort")
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -107,11 +152,11 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
         i = order[ii]
         for jj in range(ii + 1, n):
             j = order[jj]
-            if lo[j, 0] > hi[i, 0]:
+            if lo[j, a] > hi[i, a]:
                 break
             if skip[i] and skip[j]:
                 continue
-            if lo[j, 1] > hi[i, 1] or lo[i, 1] > hi[j, 1]:
+            if lo[j, b] > hi[i, b] or lo[i, b] > hi[j, b]:
                 continue
             if m == capacity:
                 if capacity == budget:
@@ -129,14 +174,11 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
                 pairs[m, 0] = j
                 pairs[m, 1] = i
             m += 1
-    keys = np.empty(m, dtype=np.int64)
-    for p in range(m):
-        keys[p] = pairs[p, 0] * n + pairs[p, 1]
-    ordered = np.argsort(keys, kind="mergesort")
+    # Sorted by (i, j) in linear time: by j, then stably by i (a radix sort of two digits).
+    by_j = np.empty((m, 2), dtype=np.int64)
+    _counting_sort(pairs, m, 1, n, by_j)
     out = np.empty((m, 2), dtype=np.int64)
-    for p in range(m):
-        out[p, 0] = pairs[ordered[p], 0]
-        out[p, 1] = pairs[ordered[p], 1]
+    _counting_sort(by_j, m, 0, n, out)
     return out
 
 
