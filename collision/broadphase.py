@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 from numba import njit
 
+from collision.geometry import stable_argsort
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
 
@@ -96,7 +97,7 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     """
     n = lo.shape[0]
     budget = MAX_PAIRS_PER_BODY * n
-    order = np.argsort(lo[:, 0], kind="mergesort")
+    order = stable_argsort(lo[:, 0].copy())
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -120,7 +121,11 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
                     break
                 capacity = min(2 * capacity, budget)
                 grown = np.empty((capacity, 2), dtype=np.int64)
-                grown[:m] = pairs[:m]
+                # Element by element: a slice assignment checks shapes with an error message
+                # whose string formatting numba compiles too (seconds of a cold start).
+                for q in range(m):
+                    grown[q, 0] = pairs[q, 0]
+                    grown[q, 1] = pairs[q, 1]
                 pairs = grown
             if i < j:
                 pairs[m, 0] = i
@@ -129,10 +134,10 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
                 pairs[m, 0] = j
                 pairs[m, 1] = i
             m += 1
-    keys = np.empty(m, dtype=np.int64)
+    keys = np.empty(m)
     for p in range(m):
-        keys[p] = pairs[p, 0] * n + pairs[p, 1]
-    ordered = np.argsort(keys, kind="mergesort")
+        keys[p] = float(pairs[p, 0] * n + pairs[p, 1])
+    ordered = stable_argsort(keys)
     out = np.empty((m, 2), dtype=np.int64)
     for p in range(m):
         out[p, 0] = pairs[ordered[p], 0]
