@@ -12,6 +12,7 @@ import warnings
 import numpy as np
 from numba import njit
 
+from collision.geometry import stable_argsort
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
 
@@ -141,7 +142,7 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     budget = MAX_PAIRS_PER_BODY * n
     a = sweep_axis(lo, hi)
     b = 1 - a
-    order = np.argsort(lo[:, a], kind="mergesort")
+    order = stable_argsort(lo[:, a].copy())
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -165,7 +166,11 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
                     break
                 capacity = min(2 * capacity, budget)
                 grown = np.empty((capacity, 2), dtype=np.int64)
-                grown[:m] = pairs[:m]
+                # Element by element: a slice assignment checks shapes with an error message
+                # whose string formatting numba compiles too (seconds of a cold start).
+                for q in range(m):
+                    grown[q, 0] = pairs[q, 0]
+                    grown[q, 1] = pairs[q, 1]
                 pairs = grown
             if i < j:
                 pairs[m, 0] = i

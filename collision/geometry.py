@@ -1,5 +1,6 @@
 """Small compiled helpers written once: closest point on a segment, angle wrapping, material
-mixing, moving a body's rows, whether an outline crosses itself, a shape's smallest feature.
+mixing, moving a body's rows, whether an outline crosses itself, a shape's smallest feature,
+a stable argsort.
 
 Used by the tests, the solvers and the queries alike; each is plain arithmetic over scalars or
 the rows of the body store.
@@ -158,3 +159,50 @@ def smallest_feature(points: np.ndarray) -> tuple[float, int]:
             size = width
             edge = -1
     return size, edge
+
+
+#: Runs of this many keys are sorted by insertion before the merge passes.
+_SORT_RUN = 16
+
+
+@njit(cache=True)
+def stable_argsort(keys: np.ndarray) -> np.ndarray:
+    """The indices ``(n,) int64`` that put ``keys (n,) float64`` in ascending order, equal keys
+    in their original order: ``np.argsort(keys, kind="mergesort")`` for keys without NaN.
+
+    A merge sort over runs sorted by insertion, O(n log n). numba's own argsort is compiled
+    again for each key type and array layout, seconds of every cold start; this one is compiled
+    once and given float64 keys (integer keys below 2**53 convert exactly)."""
+    n = keys.shape[0]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[i] = i
+    for start in range(0, n, _SORT_RUN):
+        end = min(start + _SORT_RUN, n)
+        for i in range(start + 1, end):
+            moved = order[i]
+            key = keys[moved]
+            j = i
+            while j > start and keys[order[j - 1]] > key:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = moved
+    spare = np.empty(n, dtype=np.int64)
+    width = _SORT_RUN
+    while width < n:
+        for left in range(0, n, 2 * width):
+            middle = min(left + width, n)
+            right = min(left + 2 * width, n)
+            i = left
+            j = middle
+            for k in range(left, right):
+                # Ties take the left run's index first: the sort is stable.
+                if i < middle and (j >= right or keys[order[j]] >= keys[order[i]]):
+                    spare[k] = order[i]
+                    i += 1
+                else:
+                    spare[k] = order[j]
+                    j += 1
+        order, spare = spare, order
+        width *= 2
+    return order

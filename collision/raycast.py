@@ -34,7 +34,7 @@ from numba import njit
 
 from collision import checks
 from collision.bodies import Bodies
-from collision.geometry import closest_point_on_segment
+from collision.geometry import closest_point_on_segment, stable_argsort
 from collision.shapes import check_vertices
 from collision.tolerances import MAX_COORDINATE
 
@@ -324,7 +324,7 @@ def raycast_all_kernel(
             normals[h, 0] = nx
             normals[h, 1] = ny
             h += 1
-    order = np.argsort(ts[:h], kind="mergesort")
+    order = stable_argsort(ts[:h].copy())
     return bodies[:h][order], ts[:h][order], normals[:h][order]
 
 

@@ -320,7 +320,9 @@ def to_roots(
     return row_a, row_b, solve_moving
 
 
-@njit(cache=True)
+# Inlined by numba: its IR is a few calls, while a kernel of its own would link, optimise and
+# compile every stage it calls once more (seconds of a cold start).
+@njit(cache=True, inline="always")
 def solve(
     bodies: Bodies,
     context: StepContext,

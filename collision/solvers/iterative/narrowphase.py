@@ -105,7 +105,9 @@ def cached_pairs(
     return pairs, fat_pairs
 
 
-@njit(cache=True)
+# Inlined by numba into the step: its IR is a few calls, while a kernel of its own would
+# link, optimise and compile the cache and the sweep once more (seconds of a cold start).
+@njit(cache=True, inline="always")
 def broadphase(
     bodies: Bodies, context: StepContext, settings: Any, state: Any, moving: np.ndarray, dynamic: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
