@@ -39,7 +39,6 @@ from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared, manifold_link, manifold_links
 from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
 
-
 # The stage's small steps are inlined by LLVM (``forceinline``): numba's own inlining ran its
 # untyped passes again on a step at every call site (the stage's kernels compiled in 19 s of
 # the default scene's cold start, 15 s so).

@@ -55,7 +55,7 @@ SOLVE_STREAMS = 2
 def _row(
     s: float,
     inv_h: float,
-    use_bias: bool,
+    use_bias: bool | np.bool_,
     bias_rate: float,
     mass_scale: float,
     impulse_scale: float,
@@ -97,7 +97,7 @@ def _friction_rows(
 
 @njit(cache=True, inline="always")
 def _normal_row(
-    point: np.ndarray, k: int, vn: float, row: tuple[float, float, float], use_bias: bool
+    point: np.ndarray, k: int, vn: float, row: tuple[float, float, float], use_bias: bool | np.bool_
 ) -> float:
     """Point ``k``'s normal row alone (relative normal speed ``vn``; ``row``: its velocity bias,
     mass scale and impulse scale, see ``_row``): the accumulated impulse (>= 0) updated; returns
@@ -116,7 +116,7 @@ def _normal_row(
 @njit(cache=True, inline="always")
 def _block_rows(
     point: np.ndarray, manifold: np.ndarray, g: int, k0: int, k1: int, vn0: float, vn1: float,
-    row0: tuple[float, float, float], row1: tuple[float, float, float], use_bias: bool,
+    row0: tuple[float, float, float], row1: tuple[float, float, float], use_bias: bool | np.bool_,
 ) -> tuple[float, float]:  # fmt: skip
     """Both normal rows of two-point manifold ``g`` at once (Box2D 2.4's block solver on the
     soft rows: sequential impulses on two points of one face converge slowly and spin the
@@ -173,7 +173,7 @@ def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
 @njit(cache=True, forceinline=True)
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
-    softness: np.ndarray, inv_h: float, use_bias: bool, open_speed: float, max_push: float,
+    softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
     """One pass of sequential impulses over the manifolds in ``order``; ``use_bias``: push
     overlaps apart (solve) or not (relax); ``open_speed``: speculative rows keep the next
