@@ -107,7 +107,8 @@ class App(Simulation):
         self.drawn = True
         self._drawn: tuple[Any, ...] | None = None
         #: Scenes asked for and being built on the loader's worker thread, oldest first: each
-        #: is shown when built, for a frame at least, so none is passed over unseen.
+        #: is shown when built, for a frame at least, so none is passed over unseen (but one
+        #: still waiting for its kernels to compile when another is asked for).
         self.builds: deque[tuple[str, Ticket]] = deque()
         #: A solver being made ready on the worker (`m` before its kernels were loaded).
         self.pending_solver: str | None = None
@@ -191,6 +192,9 @@ class App(Simulation):
             super().load_scene(name, seed, bodies)
             return
         assert self.loader is not None
+        # A scene still waiting for the compiler (a first run) is passed over for this newer
+        # one: the user would wait minutes for each in turn. One that can be built is shown.
+        self.builds = deque(build for build in self.builds if not self.loader.withdraw(build[1]))
         needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
         ticket = self.loader.submit(f"build {name}", lambda: _built_with_mesh(name, seed, bodies), needs)
         self.builds.append((name, ticket))
