@@ -388,7 +388,8 @@ class App(Simulation):
         physics_ms = (time.perf_counter() - t_physics) * 1000.0
 
         t_draw, cpu_draw = time.perf_counter(), time.thread_time()
-        self.drawn = self.draw()
+        # Esc: the frame would never be seen (the window closes now), so it is not drawn.
+        self.drawn = self.draw() if self.running else False
         draw_ms = (time.perf_counter() - t_draw) * 1000.0
         # This thread's CPU time: what our code and the GL calls it makes cost, without waits.
         self.profile["draw_cpu_ms"].append((time.thread_time() - cpu_draw) * 1000.0)

@@ -283,7 +283,7 @@ def _run_frames(
             app.frame()
         else:
             app.frame(HEADLESS_FRAME_S)
-        if args.screenshot is not None and frames is not None and app.frame_count >= frames:
+        if args.screenshot is not None and frames is not None and app.frame_count >= frames and app.drawn:
             # Read the last frame before the swap: a window's back buffer is undefined after it.
             app.save_screenshot(args.screenshot)
             saved = True
@@ -315,7 +315,7 @@ def _run_frames(
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
-        if pacer is not None:
+        if pacer is not None and app.running:
             pacer.wait()
     pauses.stop()
     if args.screenshot is not None and not saved:
