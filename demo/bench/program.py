@@ -3,8 +3,9 @@
 Each round runs the real program (``python -m demo --profile``, default scene and size) in a
 real window on its own Xvfb server and drives it with xdotool as a user would:
 
-1. wait for the first scene frame; then 5 s with no input (``idle_cpu_s``: the process's CPU
-   seconds, all its threads, over those 5 s, read from /proc);
+1. wait for the first scene frame; then no input: ``idle_cpu_s`` is the process's CPU seconds
+   (all its threads, read from /proc) over the first 5 s (the bodies fall, the help is up),
+   ``rest_cpu_s`` over 5 s from REST_AFTER_S on (the default scene's bodies are asleep);
 2. `m` three times (every solver, back to the scene's own), 0.5 s apart;
 3. Tab through every scene, each time waiting until the next scene is on screen, and so back
    to the first;
@@ -12,7 +13,8 @@ real window on its own Xvfb server and drives it with xdotool as a user would:
 
 It prints, from the program's ``--profile`` report and its own clocks: ``startup_s`` (the
 progress frame, since the process started), ``scene_s`` (the first scene frame),
-``frame_ms_max`` (the longest frame after the first scene frame), ``idle_cpu_s``, ``esc_s``,
+``frame_ms_max`` (the longest frame after the first scene frame), ``idle_cpu_s``,
+``rest_cpu_s``, ``esc_s``,
 ``shown`` (scenes that came on screen, of ``expected``) and the slowest frames. ``--cold`` runs
 with an empty numba cache (``NUMBA_CACHE_DIR`` a new folder): the warm-up child compiles while
 the program runs; a cold round first starts the program once more and presses Esc 3 s into
@@ -36,8 +38,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-#: Seconds of no input measured for the idle cost.
-IDLE_S = 5.0
+#: Seconds of no input measured for the idle cost, and when (s after the scene came on) the
+#: second measure starts: the default scene's bodies are asleep by then (about 16 s).
+IDLE_S, REST_AFTER_S = 5.0, 20.0
 #: Seconds between the `m` presses (each changes the solver of the running scene).
 SOLVER_PRESS_GAP_S = 0.5
 #: Seconds after a scene comes on before the next Tab (a user sees each scene).
@@ -201,9 +204,14 @@ def program_round(cold: bool = False) -> dict[str, Any]:
                 program.focus()
                 if not program.wait_for("scene_shown", 1, wait):
                     raise RuntimeError(f"the first scene never came on: {program.close()[-2000:]}")
-                cpu0 = _cpu_seconds(program.process.pid)
+                on_screen, pid = time.monotonic(), program.process.pid
+                cpu0 = _cpu_seconds(pid)
                 time.sleep(IDLE_S)
-                result["idle_cpu_s"] = round(_cpu_seconds(program.process.pid) - cpu0, 2)
+                result["idle_cpu_s"] = round(_cpu_seconds(pid) - cpu0, 2)
+                time.sleep(max(on_screen + REST_AFTER_S - time.monotonic(), 0.0))
+                cpu0 = _cpu_seconds(pid)
+                time.sleep(IDLE_S)
+                result["rest_cpu_s"] = round(_cpu_seconds(pid) - cpu0, 2)
                 for _ in range(3):
                     program.xdotool("key", "m")
                     time.sleep(SOLVER_PRESS_GAP_S)
@@ -239,7 +247,8 @@ def describe(measured: dict[str, Any]) -> str:
     head = [
         f"program ({cold}): progress frame {measured['startup_s']} s, scene {measured['scene_s']} s, "
         f"frame_ms_max {measured['frame_ms_max']} (median {measured['frame_ms_median']}), "
-        f"idle {IDLE_S:.0f} s {measured['idle_cpu_s']} CPU-s, Esc {measured['esc_s']} s"
+        f"idle {IDLE_S:.0f} s {measured['idle_cpu_s']} CPU-s (at rest {measured['rest_cpu_s']}), "
+        f"Esc {measured['esc_s']} s"
         + (f" (while compiling {measured['esc_compiling_s']} s)" if "esc_compiling_s" in measured else "")
         + f", scenes shown {measured['shown']}/{measured['expected']}"
         + ("" if measured["in_order"] else " (out of order)")
