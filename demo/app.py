@@ -185,8 +185,9 @@ class App(Simulation):
 
     def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
         """Build scene ``name`` and show it: at once, or (:attr:`asynchronous`) on the loader's
-        worker, the current scene running on until it is built; a failure becomes the message.
-        The scene comes with the brief help (:attr:`help_brief`)."""
+        worker, the current scene running on until it is built (a scene asked for before and
+        still waiting for its kernels to compile is passed over); a failure becomes the
+        message. The scene comes with the brief help (:attr:`help_brief`)."""
         self._brief_next = True
         if not self.asynchronous:
             super().load_scene(name, seed, bodies)

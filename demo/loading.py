@@ -5,8 +5,10 @@ A :class:`Loader` owns one worker thread and, on a first run, the warm-up child 
 (demo.warmup) that compiles the kernels job by job. The worker runs each job the child has
 finished (which then only loads the kernels from numba's cache) in the order the program will
 need them, and, before those, the program's requests (:meth:`Loader.submit`: build this scene,
-make that solver ready), each once the jobs it needs are ready. The drawing thread only asks
-questions (:meth:`Loader.ready`, :meth:`Loader.progress`) and polls :class:`Ticket`s.
+make that solver ready), each once the jobs it needs are ready; a request whose jobs are not
+compiled yet has the child compile them next, and can be taken back while it waits
+(:meth:`Loader.withdraw`). The drawing thread only asks questions (:meth:`Loader.ready`,
+:meth:`Loader.progress`) and polls :class:`Ticket`s.
 
 While the worker has work, Python's thread switch interval is shortened, so the drawing thread
 gets the interpreter back within a millisecond of asking.
