@@ -435,10 +435,12 @@ class App(Simulation):
     def draw(self) -> bool:
         """Build this frame's batches and draw them; False when nothing was drawn: the
         framebuffer has no area, or (:attr:`skip_unchanged`) the frame would be the same as the
-        last one drawn."""
+        last one drawn (never when F2 asked for a screenshot of it)."""
         self.renderer.draw_calls = 0
         t_build = time.perf_counter()
-        if self.skip_unchanged:
+        # F2 reads the frame back from the buffer it is drawn into: that frame is always drawn.
+        skip = self.skip_unchanged and not self._screenshot_requested
+        if skip:
             # Everything a frame is built from: while none of it changes (a scene at rest, no
             # input), the frame would be the one on the screen, and is not even built.
             still = self._still_key()
@@ -451,7 +453,7 @@ class App(Simulation):
         width, height, fills, lines, points, text, bodies = frame
         t_gl = time.perf_counter()
         self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
-        if self.skip_unchanged:
+        if skip:
             # Everything the picture is made of: when it is what the screen shows, there is
             # nothing to draw (an idle scene then costs the building above and no rasterising).
             signature = (

@@ -41,6 +41,15 @@ def test_a_scene_at_rest_is_neither_built_nor_drawn(make_app: Any) -> None:
     shown = app.ctx.read_pixels()
     # Past the heads-up figures' refresh (every 15 frames): they do not bring frames back.
     assert _built(app, 60) == (0, 0)
+    app.press("F2")  # the screenshot is read from the frame drawn for it, though it is the same
+    app.hud_figures = (app.frame_count, *app.hud_figures[1:])  # (not refreshed in that frame)
+    assert _built(app, 1) == (1, 1)
+    assert len(app.screenshots) == 1
+    _built(app, 1)  # the message saying where it went
+    app.hide_help()
+    app.message = ""
+    _built(app, 2)
+    assert _built(app, 10) == (0, 0)
     app.redraw()  # the window's picture was lost: it is drawn again, the same below the bar
     assert _built(app, 1) == (1, 1)
     below = int(np.ceil(app.camera.top))  # the bar's figures (fps, ms/step) are refreshed
