@@ -10,7 +10,6 @@ Import after demo.context has made a context current (this module imports demo.d
 
 from __future__ import annotations
 
-import itertools
 import sys
 import time
 from collections import deque
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
-from PIL import Image
 
 from demo import controls, readout, safeio, scenes
 from demo.actions import Simulation
@@ -106,8 +104,11 @@ class App(Simulation):
         self.skip_unchanged = False
         self.drawn = True
         self._drawn: tuple[Any, ...] | None = None
+        self._still: tuple[Any, ...] | None = None
+        self._had_input = True
         #: Scenes asked for and being built on the loader's worker thread, oldest first: each
-        #: is shown when built, for a frame at least, so none is passed over unseen.
+        #: is shown when built, for a frame at least, so none is passed over unseen (but one
+        #: still waiting for its kernels to compile when another is asked for).
         self.builds: deque[tuple[str, Ticket]] = deque()
         #: A solver being made ready on the worker (`m` before its kernels were loaded).
         self.pending_solver: str | None = None
@@ -184,13 +185,17 @@ class App(Simulation):
 
     def load_scene(self, name: str, seed: int = 0, bodies: int | None = None) -> None:
         """Build scene ``name`` and show it: at once, or (:attr:`asynchronous`) on the loader's
-        worker, the current scene running on until it is built; a failure becomes the message.
-        The scene comes with the brief help (:attr:`help_brief`)."""
+        worker, the current scene running on until it is built (a scene asked for before and
+        still waiting for its kernels to compile is passed over); a failure becomes the
+        message. The scene comes with the brief help (:attr:`help_brief`)."""
         self._brief_next = True
         if not self.asynchronous:
             super().load_scene(name, seed, bodies)
             return
         assert self.loader is not None
+        # A scene still waiting for the compiler (a first run) is passed over for this newer
+        # one: the user would wait minutes for each in turn. One that can be built is shown.
+        self.builds = deque(build for build in self.builds if not self.loader.withdraw(build[1]))
         needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
         ticket = self.loader.submit(f"build {name}", lambda: _built_with_mesh(name, seed, bodies), needs)
         self.builds.append((name, ticket))
@@ -274,6 +279,7 @@ class App(Simulation):
 
     def _process_input(self) -> None:
         events, self._events = self._events, []
+        self._had_input = bool(events)
         self.frame_actions = []
         recorded = self.recording[-1]["events"] if self.recording is not None else None
         frame_cursor = self._replay_cursor
@@ -383,7 +389,8 @@ class App(Simulation):
         physics_ms = (time.perf_counter() - t_physics) * 1000.0
 
         t_draw, cpu_draw = time.perf_counter(), time.thread_time()
-        self.drawn = self.draw()
+        # Esc: the frame would never be seen (the window closes now), so it is not drawn.
+        self.drawn = self.draw() if self.running else False
         draw_ms = (time.perf_counter() - t_draw) * 1000.0
         # This thread's CPU time: what our code and the GL calls it makes cost, without waits.
         self.profile["draw_cpu_ms"].append((time.thread_time() - cpu_draw) * 1000.0)
@@ -428,16 +435,25 @@ class App(Simulation):
     def draw(self) -> bool:
         """Build this frame's batches and draw them; False when nothing was drawn: the
         framebuffer has no area, or (:attr:`skip_unchanged`) the frame would be the same as the
-        last one drawn."""
+        last one drawn (never when F2 asked for a screenshot of it)."""
         self.renderer.draw_calls = 0
         t_build = time.perf_counter()
+        # F2 reads the frame back from the buffer it is drawn into: that frame is always drawn.
+        skip = self.skip_unchanged and not self._screenshot_requested
+        if skip:
+            # Everything a frame is built from: while none of it changes (a scene at rest, no
+            # input), the frame would be the one on the screen, and is not even built.
+            still = self._still_key()
+            if still == self._still and not self._had_input:
+                return False
+            self._still = still
         frame = self._build_frame()
         if frame is None:
             return False
         width, height, fills, lines, points, text, bodies = frame
         t_gl = time.perf_counter()
         self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
-        if self.skip_unchanged:
+        if skip:
             # Everything the picture is made of: when it is what the screen shows, there is
             # nothing to draw (an idle scene then costs the building above and no rasterising).
             signature = (
@@ -545,44 +561,47 @@ class App(Simulation):
         self, places: dict[tuple[bool, bool], list[Any]], wv: np.ndarray, width: int, height: int
     ) -> tuple[bool, bool]:
         """The place where the help's panels cover least of what the frame will show while the
-        help is up, in pixels: the bodies (those that fall, everything below them: they will be
-        there in a second), the overlays (figures, arrows) and the labels."""
-        camera, world = self.camera, self.world
-        boxes = []
-        if world.body_count:
-            valid = np.arange(wv.shape[1])[None, :] < np.asarray(world.vertex_count)[:, None]
-            lo = camera.world_to_screen(np.where(valid[..., None], wv, np.inf).min(axis=1))
-            hi = camera.world_to_screen(np.where(valid[..., None], wv, -np.inf).max(axis=1))
-            box = np.column_stack([lo[:, 0], hi[:, 1], hi[:, 0], lo[:, 1]])  # y runs down
-            gravity = float(np.asarray(world.gravity, dtype=np.float64)[1])
-            falling = ~(np.asarray(world.static, dtype=bool) | np.asarray(world.sleeping, dtype=bool))
-            if gravity < 0.0:
-                box[falling, 3] = height
-            elif gravity > 0.0:
-                box[falling, 1] = 0.0
-            boxes.append(box)
-        overlay = self.renderer.overlay
-        fills = overlay.fills()
-        if len(fills):
-            corners = camera.world_to_screen(fills[:, 0:2]).reshape(-1, 3, 2)
-            boxes.append(np.column_stack([corners.min(axis=1), corners.max(axis=1)]))
-        points = overlay.points()
-        if len(points):
-            at = camera.world_to_screen(points[:, 0:2])
-            boxes.append(np.column_stack([at - 2.0, at + 2.0]))
+        help is up (demo.draw.placement.shown)."""
         atlas = self.renderer.text.atlas
-        for text, x, y, _ in self.labels():
-            boxes.append(np.array([[x, y, x + atlas.text_width(text), y + atlas.line_height]]))
-        lines = overlay.lines()
-        segments = np.zeros((0, 2, 2))
-        if len(lines):
-            segments = camera.world_to_screen(lines[:, 0:2]).reshape(-1, 2, 2)
-        drawn = np.concatenate(boxes) if boxes else np.zeros((0, 4))
-        return placement.best_place(placement.busy_map(width, height, drawn, segments), places)
+        label_boxes = [(x, y, x + atlas.text_width(t), y + atlas.line_height) for t, x, y, _ in self.labels()]
+        boxes, segments = placement.shown(
+            self.camera, self.world, self.renderer.overlay, label_boxes, wv, height
+        )
+        return placement.best_place(placement.busy_map(width, height, boxes, segments), places)
 
     def redraw(self) -> None:
         """Draw the next frame even if it is the same (the window's picture was lost)."""
-        self._drawn = None
+        self._drawn = self._still = None
+
+    def _still_key(self) -> tuple[Any, ...]:
+        """What the frame is built from besides input: the scene, its bodies' poses and sleep,
+        the view and size, the cursor, the help, the text and the heads-up figures."""
+        world, scene = self.world, self._scene
+        n = world.body_count
+        return (
+            id(scene),
+            n,
+            world.position[:n].tobytes(),
+            world.angle[:n].tobytes(),
+            world.sleeping[:n].tobytes(),
+            world.solver,
+            self.ctx.framebuffer_size(),
+            self.camera.matrix().tobytes(),
+            tuple(self.cursor_window),
+            self.help_alpha,
+            self.help_page,
+            self.help_brief,
+            self.paused,
+            self.time_scale,
+            self.message,
+            self.hud_figures,
+            tuple(scene.status),
+            tuple(self.show.items()),
+            frozenset(self.held),
+            len(self.projectiles) + len(self.flashes),
+            self.pending_solver,
+            readout.pending_line(self) if self.pending is not None else None,
+        )
 
     def labels(self) -> list[tuple[str, float, float, Any]]:
         """The overlay labels as (text, pixel x, pixel y of the top-left corner, colour): each
@@ -628,29 +647,9 @@ class App(Simulation):
 
         ValueError naming the path when it cannot be written.
         """
-        image = Image.fromarray(self.ctx.read_pixels())
-        replaced = False
-        try:
-            if path is None:
-                stamp = time.strftime("%Y%m%d-%H%M%S")
-                first = len(self.screenshots) + 1
-                names = (
-                    self.screenshot_dir / f"polycolly-{stamp}-{k:03d}.png" for k in itertools.count(first)
-                )
-                path = safeio.write_new(names, lambda handle: image.save(handle, format="PNG"))
-            else:
-                path = Path(path)
-                fmt = safeio.picture_format(path)
-                if fmt is None:
-                    raise ValueError(f"no picture format has the suffix {safeio.shorten(path.suffix)}")
-                replaced = safeio.write_atomic(path, lambda handle: image.save(handle, format=fmt))
-        except (OSError, ValueError) as exc:  # ValueError: safeio's FileProblem, Pillow's refusals
-            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise ValueError(
-                safeio.one_line(
-                    f"screenshot {safeio.short_path(path or self.screenshot_dir)}: cannot write it ({reason})"
-                )
-            ) from None
+        path, replaced = safeio.save_picture(
+            self.ctx.read_pixels(), path, self.screenshot_dir, len(self.screenshots) + 1
+        )
         self.screenshots.append(path)
         if replaced:
             print(f"screenshot saved: {path} (replaced the file that was there)", file=self.out, flush=True)

@@ -434,6 +434,10 @@ class WindowContext(Context):
     def poll(self) -> None:
         self._glfw.poll_events()
 
+    def wait_events(self, seconds: float) -> None:
+        """Process the window's events as they come, for at most ``seconds``."""
+        self._glfw.wait_events_timeout(max(seconds, 0.0))
+
     def swap(self) -> None:
         self._glfw.swap_buffers(self.window)
 

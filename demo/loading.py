@@ -5,8 +5,10 @@ A :class:`Loader` owns one worker thread and, on a first run, the warm-up child 
 (demo.warmup) that compiles the kernels job by job. The worker runs each job the child has
 finished (which then only loads the kernels from numba's cache) in the order the program will
 need them, and, before those, the program's requests (:meth:`Loader.submit`: build this scene,
-make that solver ready), each once the jobs it needs are ready. The drawing thread only asks
-questions (:meth:`Loader.ready`, :meth:`Loader.progress`) and polls :class:`Ticket`s.
+make that solver ready), each once the jobs it needs are ready; a request whose jobs are not
+compiled yet has the child compile them next, and can be taken back while it waits
+(:meth:`Loader.withdraw`). The drawing thread only asks questions (:meth:`Loader.ready`,
+:meth:`Loader.progress`) and polls :class:`Ticket`s.
 
 While the worker has work, Python's thread switch interval is shortened, so the drawing thread
 gets the interpreter back within a millisecond of asking.
@@ -123,8 +125,30 @@ class Loader:
         ticket = Ticket(label, tuple(needs), run)
         with self._lock:
             self._tickets.append(ticket)
+            waiting = [key for key in ticket.needs if not self._compiled(key)]
             self._lock.notify_all()
+        self._ask_child(waiting)
         return ticket
+
+    def withdraw(self, ticket: Ticket) -> bool:
+        """Take back ``ticket`` if it is still waiting for the compiler (some job it needs is not
+        compiled yet); whether it was. A ticket that can run, or runs, is left to finish."""
+        with self._lock:
+            if ticket in self._tickets and not all(self._compiled(key) for key in ticket.needs):
+                self._tickets.remove(ticket)
+                return True
+            return False
+
+    def _ask_child(self, keys: list[str]) -> None:
+        """Ask the warm-up child to compile the jobs ``keys`` next (demo.warmup.Wanted)."""
+        child = self._child
+        if not keys or child is None or child.stdin is None or child.poll() is not None:
+            return
+        try:
+            child.stdin.write("".join(f"{key}\n" for key in keys))
+            child.stdin.flush()
+        except (OSError, ValueError):  # it ended meanwhile: nothing to ask
+            pass
 
     def ready(self, *keys: str) -> bool:
         """Whether the jobs ``keys`` are loaded in this process (a key not in the plan counts
@@ -240,7 +264,13 @@ class Loader:
         env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH", "")) if p)
         try:
             self._child = subprocess.Popen(
-                args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, bufsize=1
+                args,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                env=env,
+                bufsize=1,
             )
         except OSError as exc:
             self._child_failed(f"cannot start the warm-up process ({exc})")

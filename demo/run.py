@@ -171,14 +171,13 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         loader.start()
         renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
         ticket = loader.submit("the first scene", lambda: _build_first(args), needs=_first_needs(args))
-        pacer = Pacer(STARTUP_FRAME_RATE)
+        next_frame = time.perf_counter()
         while not ticket.done:
-            ctx.poll()
-            if ctx.should_close() or ctx.key_down("ESCAPE"):
-                return 0
             show(*progress_lines(loader, args.scene))
             frames += 1
-            pacer.wait()
+            next_frame = max(next_frame + 1.0 / STARTUP_FRAME_RATE, time.perf_counter())
+            if _quit_asked(ctx, next_frame):
+                return 0
         if ticket.error is not None:
             raise ticket.error
         return _run_frames(
@@ -196,6 +195,18 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         ctx.close()
         global WINDOW_CLOSED
         WINDOW_CLOSED = True
+
+
+def _quit_asked(ctx: Any, until: float) -> bool:
+    """Wait for the window's events until ``until`` (time.perf_counter() seconds); whether the
+    user closed the window or pressed Esc meanwhile (answered as the key comes, not at the
+    next start-up frame)."""
+    while not (ctx.should_close() or ctx.key_down("ESCAPE")):
+        left = until - time.perf_counter()
+        if left <= 0.0:
+            return False
+        ctx.wait_events(left)
+    return True
 
 
 def _first_needs(args: argparse.Namespace) -> tuple[str, ...]:
@@ -283,7 +294,7 @@ def _run_frames(
             app.frame()
         else:
             app.frame(HEADLESS_FRAME_S)
-        if args.screenshot is not None and frames is not None and app.frame_count >= frames:
+        if args.screenshot is not None and frames is not None and app.frame_count >= frames and app.drawn:
             # Read the last frame before the swap: a window's back buffer is undefined after it.
             app.save_screenshot(args.screenshot)
             saved = True
@@ -315,7 +326,7 @@ def _run_frames(
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
-        if pacer is not None:
+        if pacer is not None and app.running:
             pacer.wait()
     pauses.stop()
     if args.screenshot is not None and not saved:

@@ -19,11 +19,13 @@ Imports neither the engine nor OpenGL (the command line checks files before anyt
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import os
 import re
 import stat
 import tempfile
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -430,3 +432,35 @@ __all__ = [
     "write_atomic",
     "write_new",
 ]
+
+
+def save_picture(pixels: Any, path: Path | None, folder: Path, first: int = 1) -> tuple[Path, bool]:
+    """Save ``pixels (h, w, 3) uint8`` as a picture: ``path`` None as a new PNG in ``folder``
+    named by the time (``polycolly-YYYYmmdd-HHMMSS-NNN.png``, NNN from ``first`` up, never over
+    a file already there); else at ``path`` in the format of its suffix, replacing a file
+    already there. Written beside its name and renamed into place (:func:`write_atomic`,
+    :func:`write_new`). Returns (the path, whether a file was replaced).
+
+    ValueError naming the path in one line when it cannot be written.
+    """
+    from PIL import Image  # noqa: PLC0415 - only the program saves pictures
+
+    image = Image.fromarray(pixels)
+    replaced = False
+    try:
+        if path is None:
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            names = (folder / f"polycolly-{stamp}-{k:03d}.png" for k in itertools.count(first))
+            path = write_new(names, lambda handle: image.save(handle, format="PNG"))
+        else:
+            path = Path(path)
+            fmt = picture_format(path)
+            if fmt is None:
+                raise ValueError(f"no picture format has the suffix {shorten(path.suffix)}")
+            replaced = write_atomic(path, lambda handle: image.save(handle, format=fmt))
+    except (OSError, ValueError) as exc:  # ValueError: a FileProblem, Pillow's refusals
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ValueError(
+            one_line(f"screenshot {short_path(path or folder)}: cannot write it ({reason})")
+        ) from None
+    return path, replaced

@@ -8,8 +8,9 @@ the mouse, step, draw every overlay into a batch):
 
 - a warm-up child process, ``python -m demo.warmup --scene NAME``, compiles the jobs in the
   order the program will need them (:func:`plan`: the first scene, its other solvers, then the
-  other scenes in Tab order) and reports each compiled kernel and finished job as a JSON line
-  on stdout; at the end it writes a stamp beside numba's cache (:func:`mark_warm`) so the next
+  other scenes in Tab order; a job the program names on the child's stdin, a scene Tab moved
+  to, goes first: :class:`Wanted`) and reports each compiled kernel and finished job as a JSON
+  line on stdout; at the end it writes a stamp beside numba's cache (:func:`mark_warm`) so the next
   run knows it has nothing to compile;
 - the program (demo.loading) then runs each finished job itself, on a worker thread, which
   only loads the kernels from the cache.
@@ -309,6 +310,34 @@ def _emit(out: TextIO, message: dict[str, Any]) -> None:
     out.flush()
 
 
+class Wanted:
+    """The jobs the program asks for out of turn (a scene Tab moved to): one job key a line on
+    ``source`` (the child's stdin), read on a thread of its own. The newest asked for comes
+    first: it is the scene the user now waits for."""
+
+    def __init__(self, source: TextIO | None) -> None:
+        self._keys: list[str] = []
+        self._lock = threading.Lock()
+        if source is not None:
+            threading.Thread(target=self._read, args=(source,), name="warmup-wanted", daemon=True).start()
+
+    def _read(self, source: TextIO) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in source:
+                with self._lock:
+                    self._keys.append(line.strip())
+
+    def next_of(self, jobs: list[Job]) -> Job:
+        """The job of ``jobs`` to compile next: the newest asked for, else the first."""
+        with self._lock:
+            keys = list(self._keys)
+        by_key = {job.key: job for job in jobs}
+        for key in reversed(keys):
+            if key in by_key:
+                return by_key[key]
+        return jobs[0]
+
+
 def kernel_count() -> int:
     """How many compiled functions the engine defines (an upper bound for the progress bar)."""
     from numba.core.registry import CPUDispatcher  # noqa: PLC0415
@@ -345,8 +374,11 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     if args.solver and args.solver != first.world.solver:
         jobs.insert(0, Job("solver", args.solver, args.scene))
     _emit(out, {"jobs": [job.key for job in jobs]})
+    wanted = Wanted(sys.stdin)
     with reporting_compiles(out):
-        for job in jobs:
+        while jobs:
+            job = wanted.next_of(jobs)
+            jobs.remove(job)
             t0 = time.perf_counter()
             exercise(job, args.seed, args.bodies if job.scene == args.scene else None)
             _emit(out, {"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})

@@ -12,19 +12,23 @@
   v3 and pymunk beside the expected values.
 - ``--compile [--rounds N] [--json]``: the cold start, each round in a fresh process with an
   empty numba cache: seconds to the default scene's first step, each kernel's compile time.
+- ``--program [--cold] [--rounds N] [--json]``: the program in a real window (Xvfb, xdotool):
+  time to the progress frame and to the scene, frame_ms_max through `m` x3 and Tab through
+  every scene, 5 s idle CPU, Esc to exit (:mod:`demo.bench.program`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from demo import options, safeio
 from demo.bench import compile as cold
-from demo.bench import engines, report, speed
+from demo.bench import engines, program, report, speed
 from demo.bench.run import SCENES, describe, run_scene, warm_up
 
 #: Most ``--rounds``: each round runs every scene in every engine, a minute or more; a hundred
@@ -82,6 +86,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="the cold start: the default scene's first step with an empty numba cache",
     )
     parser.add_argument(
+        "--program",
+        action="store_true",
+        help="the program in a window on Xvfb driven by xdotool: start-up, longest frame, idle CPU, Esc",
+    )
+    parser.add_argument("--cold", action="store_true", help="with --program: start with an empty numba cache")
+    parser.add_argument(
         "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
     )
     return parser
@@ -94,6 +104,12 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--profile times our stages in our scenes or with --vs, not with --physics or --scale")
     if args.compile and (args.physics or args.vs or args.scale or args.scenes or args.steps or args.profile):
         parser.error("--compile times the default scene's cold start: it takes only --rounds and --json")
+    if args.program and (
+        args.physics or args.vs or args.scale or args.scenes or args.steps or args.profile or args.compile
+    ):
+        parser.error("--program runs the program in a window: it takes only --cold, --rounds and --json")
+    if args.cold and not args.program:
+        parser.error("--cold needs --program")
     if args.case and not args.physics:
         parser.error("--case NAME needs --physics")
     if (args.vs or args.scale) and args.steps is not None:
@@ -104,8 +120,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for name in args.scenes:
         if name not in allowed:
             parser.error(f"scene {safeio.shorten(name)}: choose from {', '.join(allowed)}")
-    if args.rounds is not None and not (args.vs or args.scale or args.compile):
-        parser.error("--rounds needs --vs, --scale or --compile")
+    if args.rounds is not None and not (args.vs or args.scale or args.compile or args.program):
+        parser.error("--rounds needs --vs, --scale, --compile or --program")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -115,6 +131,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     _check(parser, args)
     if args.physics:
         return report.main(args.case, args.json)
+    if args.program:
+        missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
+        if missing:
+            print(
+                f"--program needs {' and '.join(missing)} (a virtual X server and its key sender)",
+                file=sys.stderr,
+            )
+            return 2
+        program.compare(args.rounds or 1, args.cold, args.json, sys.stdout, None if args.json else sys.stderr)
+        return 0
     if args.compile:
         cold.compare(args.rounds or 3, args.json, sys.stdout, None if args.json else sys.stderr)
         return 0

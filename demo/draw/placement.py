@@ -7,6 +7,7 @@ Numpy only; everything in framebuffer pixels (x right, y down).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -69,3 +70,42 @@ def best_place(busy: np.ndarray, rects_at: dict[Place, list[Sequence[float]]]) -
     fewest busy cells (the earliest of PLACES on a tie)."""
     ordered = [place for place in PLACES if place in rects_at]
     return min(ordered, key=lambda place: sum(covered(busy, rect) for rect in rects_at[place]))
+
+
+def shown(
+    camera: Any, world: Any, overlay: Any, labels: Sequence[Sequence[float]], wv: np.ndarray, height: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """What a frame will show while the help is up, in pixels: ``(boxes (n, 4), segments (m, 2,
+    2))`` of the bodies (those that fall reach to the bottom, or the top: they will be there in a
+    second), the overlay's fills and points (figures, arrows), the ``labels`` (x0, y0, x1, y1)
+    and the overlay's lines.
+
+    ``camera``: a demo.draw.camera.Camera; ``world``: a collision.World; ``overlay``: a
+    demo.draw.batch.OverlayBatch; ``wv (bodies, MAXV, 2)``: the world's vertices.
+    """
+    boxes = [np.asarray(labels, dtype=np.float64).reshape(-1, 4)]
+    if world.body_count:
+        valid = np.arange(wv.shape[1])[None, :] < np.asarray(world.vertex_count)[:, None]
+        lo = camera.world_to_screen(np.where(valid[..., None], wv, np.inf).min(axis=1))
+        hi = camera.world_to_screen(np.where(valid[..., None], wv, -np.inf).max(axis=1))
+        box = np.column_stack([lo[:, 0], hi[:, 1], hi[:, 0], lo[:, 1]])  # y runs down
+        gravity = float(np.asarray(world.gravity, dtype=np.float64)[1])
+        falling = ~(np.asarray(world.static, dtype=bool) | np.asarray(world.sleeping, dtype=bool))
+        if gravity < 0.0:
+            box[falling, 3] = height
+        elif gravity > 0.0:
+            box[falling, 1] = 0.0
+        boxes.append(box)
+    fills = overlay.fills()
+    if len(fills):
+        corners = camera.world_to_screen(fills[:, 0:2]).reshape(-1, 3, 2)
+        boxes.append(np.column_stack([corners.min(axis=1), corners.max(axis=1)]))
+    points = overlay.points()
+    if len(points):
+        at = camera.world_to_screen(points[:, 0:2])
+        boxes.append(np.column_stack([at - 2.0, at + 2.0]))
+    lines = overlay.lines()
+    segments = np.zeros((0, 2, 2))
+    if len(lines):
+        segments = camera.world_to_screen(lines[:, 0:2]).reshape(-1, 2, 2)
+    return np.concatenate(boxes), segments

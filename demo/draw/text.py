@@ -5,7 +5,8 @@ included), so glyphs are drawn pixel for pixel. Glyphs advance by the font's own
 its kerning (measured by Pillow on each pair, once); the pen is kept in fractional pixels and
 each glyph placed at the nearest whole pixel. A :class:`TextBatch` turns strings into textured
 quads (float32 vertices in framebuffer pixels, origin top-left, y down) and also draws solid
-rectangles (panels, bars) from a white block of the atlas, in the same draw call.
+rectangles (panels, bars) in the same draw call, marked by a negative atlas coordinate
+(:data:`SOLID_UV`): the text shader gives them their colour without reading the atlas.
 
 No GL here: demo/draw/render.py uploads the atlas image.
 """
@@ -32,8 +33,10 @@ FIRST_CHAR, LAST_CHAR = 32, 126
 BASE_FONT_PX, MIN_FONT_PX = 14, 12
 #: Pixels of empty space around each glyph in the atlas (no bleeding between neighbours).
 PAD = 1
-#: Side of the solid white block the rectangles are drawn from.
-SOLID = 4
+#: The atlas rectangle of a solid rectangle: negative, which the text shader (shaders/text.frag)
+#: takes as "this quad's colour, no glyph" (a software rasteriser then skips the texture read
+#: over the panels, most of the text's pixels).
+SOLID_UV = np.array([-1.0, -1.0, -1.0, -1.0], dtype=np.float32)
 #: Extra space between lines, as a fraction of the font size.
 LEADING = 0.1
 #: A label's shadow: offset (pixels at scale 1) and opacity.
@@ -56,8 +59,7 @@ class GlyphAtlas:
 
     ``image (h, w) uint8`` coverage; per glyph (95,): ``uv (95, 4)`` float32 atlas rectangle,
     ``box (95, 4)`` float32 pixel rectangle (x0, y0, x1, y1) relative to the pen at the line's
-    top, ``advance (95,)`` pixels; ``line_height`` and ``ascent`` pixels; ``solid_uv (4,)``: a
-    fully covered block for rectangles.
+    top, ``advance (95,)`` pixels; ``line_height`` and ``ascent`` pixels.
     """
 
     def __init__(self, pixel_size: int = BASE_FONT_PX) -> None:
@@ -72,7 +74,7 @@ class GlyphAtlas:
         boxes = np.array([self.font.getbbox(ch) for ch in chars], dtype=np.float64)  # anchor: left, ascender
         # Shelf packing: glyphs left to right in rows as tall as the tallest glyph.
         cell_h = int(np.ceil((boxes[:, 3] - boxes[:, 1]).max())) + 2 * PAD
-        x, y = SOLID + 2 * PAD, 0
+        x, y = 0, 0
         places = []
         for x0, _, x1, _ in boxes:
             w = int(np.ceil(x1 - x0)) + 2 * PAD
@@ -83,7 +85,6 @@ class GlyphAtlas:
         height = y + cell_h
         image = Image.new("L", (_ATLAS_WIDTH, height), 0)
         draw = ImageDraw.Draw(image)
-        draw.rectangle((PAD, PAD, PAD + SOLID - 1, PAD + SOLID - 1), fill=255)
         uv = np.zeros((len(chars), 4), dtype=np.float32)
         box = np.zeros((len(chars), 4), dtype=np.float32)
         for index, (ch, (x0, y0, x1, y1), (px, py)) in enumerate(zip(chars, boxes, places, strict=True)):
@@ -97,8 +98,6 @@ class GlyphAtlas:
         self.uv = uv
         self.box = box
         self.drawn = (box[:, 2] - box[:, 0] > 2) & (box[:, 3] - box[:, 1] > 2)  # not a space
-        centre = (PAD + 0.5 * SOLID) / _ATLAS_WIDTH, (PAD + 0.5 * SOLID) / height
-        self.solid_uv = np.array([centre[0], centre[1], centre[0], centre[1]], dtype=np.float32)
         self._kerning: dict[tuple[int, int], float] = {}
         # Widths and wrapped lines of the strings seen (the HUD asks for the same ones every frame).
         self._widths: dict[str, float] = {}
@@ -180,7 +179,7 @@ class GlyphAtlas:
 
 class TextBatch:
     """Strings laid out as textured quads: 6 vertices (x, y, u, v, r, g, b, a) per glyph, and
-    solid rectangles (quads on the atlas' white block), in the order they were added."""
+    solid rectangles (quads marked SOLID_UV), in the order they were added."""
 
     def __init__(self, atlas: GlyphAtlas) -> None:
         self.atlas = atlas
@@ -239,7 +238,7 @@ class TextBatch:
             np.array([float(y0)]),
             np.array([float(x1)]),
             np.array([float(y1)]),
-            self.atlas.solid_uv[None, :],
+            SOLID_UV[None, :],
         )
         quads[:, 4:8] = color
         self._parts.append(quads)

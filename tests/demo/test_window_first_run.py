@@ -1,7 +1,8 @@
 """The first run in a real window (Xvfb), with an empty numba cache: the window draws its
 start-up panel again and again while the warm-up process compiles the engine, the scene comes
-on once its kernels are ready, the program itself compiles none (each would be a pause), and
-Esc ends it. What is checked is counted, not timed (``--profile``'s figures)."""
+on once its kernels are ready, the program itself compiles none (each would be a pause), Tabs
+pressed while other scenes compile bring the last one asked for, and Esc ends it. What is
+checked is counted, not timed (``--profile``'s figures)."""
 
 from __future__ import annotations
 
@@ -28,11 +29,18 @@ def _xdotool(display: str, *args: str) -> str:
 
 
 def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: str, tmp_path: Path) -> None:
+    """A first run: the panel is drawn again and again until the scene comes on; then three
+    Tabs while the other scenes' kernels still compile: the scenes passed over are not queued
+    up, the last one asked for comes on (compiled next) and stays."""
+    from demo import catalog
+
+    names = catalog.scene_names()
     program = start_program(
         xserver, tmp_path, "--size", "480x360", "--profile", NUMBA_CACHE_DIR=str(tmp_path / "numba")
     )
     lines: list[str] = []
     on_screen = threading.Event()
+    last_asked = threading.Event()
 
     def read() -> None:
         assert program.stdout is not None
@@ -40,6 +48,8 @@ def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: s
             lines.append(line)
             if "scene_on_screen_s" in line:
                 on_screen.set()
+            if f'"scene_shown": "{names[3]}"' in line:
+                last_asked.set()
 
     reader = threading.Thread(target=read, daemon=True)
     reader.start()
@@ -47,6 +57,9 @@ def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: s
         window = _xdotool(xserver, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
         assert on_screen.wait(FIRST_RUN_TIMEOUT_S), "the scene never came on"
         _xdotool(xserver, "windowfocus", "--sync", window)
+        # The warm-up child is now on the first scene's other solvers: no other scene is ready.
+        _xdotool(xserver, "key", "--delay", "20", "Tab", "Tab", "Tab")
+        assert last_asked.wait(FIRST_RUN_TIMEOUT_S), f"{names[3]} never came on"
         _xdotool(xserver, "key", "Escape")
         status = program.wait(timeout=60)
     finally:
@@ -57,7 +70,8 @@ def test_first_run_keeps_drawing_while_compiling_then_shows_the_scene(xserver: s
     assert profile["kernels_compiled"] > 0, "the cache was empty: the warm-up process compiled the kernels"
     assert profile["startup_frames"] >= 2, "the start-up panel was drawn again while they compiled"
     assert profile["kernels_compiled_in_program"] == [], "the program compiled kernels itself"
-    assert profile["scene"] == "rigid" and profile["solver"] == "iterative"
+    assert profile["scene"] == names[3]
+    assert [scene for _, scene in profile["scenes_shown"]] == ["rigid", names[3]]
     assert not list(tmp_path.glob("polycolly-*.png"))  # nothing saved unasked
 
 
