@@ -31,6 +31,6 @@ def test_ties_keep_input_order() -> None:
 
 
 def test_integer_keys_below_2_53_sort_exactly_as_floats() -> None:
-    # candidate_pairs sorts pair keys i * n + j as float64: exact while they stay below 2**53.
+    # Integer keys given as float64 keep their order while they stay below 2**53.
     big = np.array([2**53 - 1, 2**53 - 2, 7, 2**52 + 1, 2**52], dtype=np.int64)
     np.testing.assert_array_equal(stable_argsort(big.astype(np.float64)), np.argsort(big, kind="mergesort"))
