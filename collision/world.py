@@ -29,7 +29,7 @@ from collision.broadphase import transform_vertices, warn_crowd
 from collision.contacts import Contacts
 from collision.raycast import RayHit, bodies_at, cast_ray
 from collision.shapes import Polygon, check_vertices, compound_parts
-from collision.solvers import SOLVER_NAMES, SOLVERS, Settings, Solver, StepContext
+from collision.solvers import SOLVER_NAMES, SOLVERS, Settings, Solver, StepContext, precompile_step
 from collision.tolerances import (
     MAX_ACCELERATION,
     MAX_ANGULAR_SPEED,
@@ -509,9 +509,7 @@ class World:
             settings = self.solver_settings()
             store = self._store
             crowd = np.zeros(1, dtype=np.int64)
-            gx, gy = self._gravity
-            flags = (self._continuous, store.has_compounds, store.has_kinematic)
-            context = StepContext(h, gx, gy, *flags, crowd, ticks)
+            context = self._step_context(h, crowd, ticks)
             # The solver opens the step with the world's part (bodies.open_step), so the whole
             # step is one call into compiled code.
             contacts = solver.step(store.rows, settings, context)
@@ -524,6 +522,26 @@ class World:
             self.time += h
             self.step_count += 1
             self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
+
+    def _step_context(self, dt: float, crowd: np.ndarray, ticks: np.ndarray) -> StepContext:
+        store = self._store
+        gx, gy = self._gravity
+        return StepContext(
+            dt, gx, gy, self._continuous, store.has_compounds, store.has_kinematic, crowd, ticks
+        )
+
+    @property
+    def precompile_parts(self) -> tuple[str, ...]:
+        """The parts of a step with the solver in use that :meth:`precompile` takes one by one."""
+        return SOLVERS[self._solver_name].parts
+
+    def precompile(self, part: str | None = None) -> None:
+        """Compile, or load from numba's cache, the kernels a step of this world calls, without
+        changing the world: ``part`` None the whole step, else one of :attr:`precompile_parts`
+        (processes sharing numba's cache, ``NUMBA_CACHE_DIR``, can compile the parts at once;
+        a step after them all compiles only its own kernel). Another name raises ValueError."""
+        context = self._step_context(MAX_TIME_STEP, np.zeros(1, dtype=np.int64), profiling.NOT_PROFILED)
+        precompile_step(self._solver_name, self._store.rows, self.solver_settings(), context, part)
 
     # -- measures ------------------------------------------------------------------------------
 

@@ -9,9 +9,11 @@ the mouse, step, draw every overlay into a batch):
 - a warm-up child process, ``python -m demo.warmup --scene NAME``, compiles the jobs in the
   order the program will need them (:func:`plan`: the first scene, its other solvers, then the
   other scenes in Tab order; a job the program names on the child's stdin, a scene Tab moved
-  to, goes first: :class:`Wanted`) and reports each compiled kernel and finished job as a JSON
-  line on stdout; at the end it writes a stamp beside numba's cache (:func:`mark_warm`) so the next
-  run knows it has nothing to compile;
+  to, goes first: :class:`Wanted`), the first scene's step in parts at the same time on two
+  cores or more (:func:`precompile_in_lanes`: ``World.precompile``, a part in a *lane*, a
+  process of its own started with ``--part``); it reports each compiled kernel and finished job
+  as a JSON line on stdout, and at the end writes a stamp beside numba's cache
+  (:func:`mark_warm`) so the next run knows it has nothing to compile;
 - the program (demo.loading) then runs each finished job itself, on a worker thread, which
   only loads the kernels from the cache.
 
@@ -26,6 +28,7 @@ import hashlib
 import io
 import json
 import os
+import subprocess
 import sys
 import threading
 import time
@@ -279,23 +282,46 @@ class CompileCounter:
         return len(self.names)
 
 
+class Tally:
+    """The warm-up's report on ``out``, one JSON line a message, written from any thread: each
+    kernel compiled here or in a lane (``{"compiling": name, "compiled": n}``, ``n`` those
+    finished so far, over this process and its lanes) and the jobs' progress."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def emit(self, message: dict[str, Any]) -> None:
+        with self._lock:
+            self.out.write(json.dumps(message) + "\n")
+            self.out.flush()
+
+    def compiling(self, name: str, finished: int = 0) -> None:
+        """Kernel ``name`` is being compiled, after ``finished`` more were."""
+        with self._lock:
+            self.count += finished
+        self.emit({"compiling": name, "compiled": self.count})
+
+    def finished(self, count: int = 1) -> None:
+        """``count`` more kernels were compiled."""
+        with self._lock:
+            self.count += count
+
+
 @contextlib.contextmanager
-def reporting_compiles(out: TextIO) -> Iterator[None]:
-    """While inside, print ``{"compiled": n, "function": name}`` for every kernel numba compiles."""
+def reporting_compiles(tally: Tally) -> Iterator[None]:
+    """While inside, report every kernel numba compiles in this process to ``tally``."""
     from numba.core import event  # noqa: PLC0415
 
     class Report(event.Listener):
-        def __init__(self) -> None:
-            self.count = 0
-
         def on_start(self, ev: Any) -> None:
             dispatcher = (ev.data or {}).get("dispatcher")
             func = getattr(dispatcher, "py_func", None)
-            name = f"{func.__module__}.{func.__qualname__}" if func is not None else "?"
-            _emit(out, {"compiling": name, "compiled": self.count})
+            tally.compiling(f"{func.__module__}.{func.__qualname__}" if func is not None else "?")
 
         def on_end(self, ev: Any) -> None:
-            self.count += 1
+            tally.finished()
 
     listener = Report()
     event.register("numba:compile", listener)
@@ -305,9 +331,64 @@ def reporting_compiles(out: TextIO) -> Iterator[None]:
         event.unregister("numba:compile", listener)
 
 
-def _emit(out: TextIO, message: dict[str, Any]) -> None:
-    out.write(json.dumps(message) + "\n")
-    out.flush()
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def precompile_in_lanes(world: Any, lane_argv: list[str], tally: Tally) -> None:
+    """Compile the parts of ``world``'s step (``World.precompile``) at the same time, when it has
+    parts and there are cores for them: each part but the first in a lane, a process of its own
+    (``python -m demo.warmup`` with ``lane_argv`` and ``--part NAME``) whose compiles are relayed
+    to ``tally``; the first here. Returns when all are done. The step then only compiles its
+    own kernel; a lane that fails leaves its part to it."""
+    parts = world.precompile_parts
+    if len(parts) < 2 or usable_cores() < 2:
+        return
+    lanes = []
+    for part in parts[1:]:
+        try:
+            lane = subprocess.Popen(
+                [sys.executable, "-m", "demo.warmup", *lane_argv, "--part", part],
+                stdin=subprocess.PIPE,  # held open until the lane ends: if this process dies, the lane does
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
+        except OSError:
+            continue
+        relay = threading.Thread(target=_relay, args=(lane, tally), name=f"warmup-lane-{part}", daemon=True)
+        relay.start()
+        lanes.append((lane, relay))
+    world.precompile(parts[0])
+    for lane, relay in lanes:
+        lane.wait()
+        relay.join()
+        if lane.stdin is not None:
+            lane.stdin.close()
+
+
+def _relay(lane: subprocess.Popen[str], tally: Tally) -> None:
+    """Pass a lane's compiles on to ``tally``, counting the kernels it finished."""
+    finished = 0
+    assert lane.stdout is not None
+    for line in lane.stdout:
+        with contextlib.suppress(ValueError, TypeError, KeyError):
+            message = json.loads(line)
+            count = int(message["compiled"])
+            if "compiling" in message:
+                tally.compiling(str(message["compiling"]), count - finished)
+            else:
+                tally.finished(count - finished)
+            finished = count
+
+
+def _end_with_parent() -> None:
+    """A lane ends when its parent does (its stdin, which the parent holds, closes)."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stdin.read()
+    os._exit(1)
 
 
 class Wanted:
@@ -361,29 +442,46 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser.add_argument("--bodies", type=int, default=None)
     parser.add_argument("--solver", default=None, help="the first scene's solver, if not its own")
     parser.add_argument("--nice", type=int, default=0, help="run at this niceness (the program first)")
+    parser.add_argument(
+        "--part", default=None, help="a lane: compile only this part of the first scene's step"
+    )
     args = parser.parse_args(argv)
     if args.nice > 0 and hasattr(os, "nice"):
         os.nice(args.nice)
     started = time.perf_counter()
     from demo import scenes  # noqa: PLC0415
 
-    _emit(out, {"kernels": kernel_count()})
+    tally = Tally(out)
+    if args.part is None:
+        tally.emit({"kernels": kernel_count()})
     first = scenes.build_scene(args.scene, args.seed, args.bodies)
-    own = args.solver or first.world.solver
-    jobs = plan(args.scene, scenes.scene_names(), own)
-    if args.solver and args.solver != first.world.solver:
+    scene_solver = first.world.solver
+    if args.solver:
+        first.world.solver = args.solver
+    if args.part is not None:
+        threading.Thread(target=_end_with_parent, name="warmup-parent", daemon=True).start()
+        with reporting_compiles(tally):
+            first.world.precompile(args.part)
+        tally.emit({"part": args.part, "compiled": tally.count})
+        return 0
+    jobs = plan(args.scene, scenes.scene_names(), first.world.solver)
+    if args.solver and args.solver != scene_solver:
         jobs.insert(0, Job("solver", args.solver, args.scene))
-    _emit(out, {"jobs": [job.key for job in jobs]})
+    tally.emit({"jobs": [job.key for job in jobs]})
     wanted = Wanted(sys.stdin)
-    with reporting_compiles(out):
+    lane_argv = ["--scene", args.scene, "--seed", str(args.seed)]  # its niceness is this process's
+    lane_argv += ["--bodies", str(args.bodies)] if args.bodies is not None else []
+    lane_argv += ["--solver", args.solver] if args.solver else []
+    with reporting_compiles(tally):
+        precompile_in_lanes(first.world, lane_argv, tally)
         while jobs:
             job = wanted.next_of(jobs)
             jobs.remove(job)
             t0 = time.perf_counter()
             exercise(job, args.seed, args.bodies if job.scene == args.scene else None)
-            _emit(out, {"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
+            tally.emit({"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
     mark_warm(time.perf_counter() - started)
-    _emit(out, {"finished": round(time.perf_counter() - started, 3)})
+    tally.emit({"finished": round(time.perf_counter() - started, 3)})
     return 0
 
 

@@ -10,8 +10,10 @@
   at 10 ... 60 rows; ratios and fitted exponents.
 - ``--physics [--case NAME ...] [--json]``: the exact physics cases in ours (each solver), Box2D
   v3 and pymunk beside the expected values.
-- ``--compile [--rounds N] [--json]``: the cold start, each round in a fresh process with an
-  empty numba cache: seconds to the default scene's first step, each kernel's compile time.
+- ``--compile [--lanes 1|2] [--rounds N] [--json]``: the cold start, each round with an empty
+  numba cache: seconds to the default scene's first step, each kernel's compile time; with
+  ``--lanes 2`` (the default on two cores or more, as the program's warm-up does) the step's
+  parts compile in two processes at once before the step.
 - ``--program [--cold] [--rounds N] [--json]``: the program in a real window (Xvfb, xdotool):
   time to the progress frame and to the scene, frame_ms_max through `m` x3 and Tab through
   every scene, 5 s idle CPU, Esc to exit (:mod:`demo.bench.program`).
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from demo import options, safeio
+from demo import options, safeio, warmup
 from demo.bench import compile as cold
 from demo.bench import engines, program, report, speed
 from demo.bench.run import SCENES, describe, run_scene, warm_up
@@ -92,6 +94,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--cold", action="store_true", help="with --program: start with an empty numba cache")
     parser.add_argument(
+        "--lanes",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="with --compile: processes compiling the step's parts at once (default: 2 on two cores or more)",
+    )
+    parser.add_argument(
         "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
     )
     return parser
@@ -103,7 +112,11 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     if args.profile and (args.physics or args.scale):
         parser.error("--profile times our stages in our scenes or with --vs, not with --physics or --scale")
     if args.compile and (args.physics or args.vs or args.scale or args.scenes or args.steps or args.profile):
-        parser.error("--compile times the default scene's cold start: it takes only --rounds and --json")
+        parser.error(
+            "--compile times the default scene's cold start: it takes only --lanes, --rounds and --json"
+        )
+    if args.lanes is not None and not args.compile:
+        parser.error("--lanes needs --compile")
     if args.program and (
         args.physics or args.vs or args.scale or args.scenes or args.steps or args.profile or args.compile
     ):
@@ -142,7 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         program.compare(args.rounds or 1, args.cold, args.json, sys.stdout, None if args.json else sys.stderr)
         return 0
     if args.compile:
-        cold.compare(args.rounds or 3, args.json, sys.stdout, None if args.json else sys.stderr)
+        lanes = args.lanes or (2 if warmup.usable_cores() >= 2 else 1)
+        cold.compare(args.rounds or 3, args.json, sys.stdout, None if args.json else sys.stderr, lanes)
         return 0
     if args.vs or args.scale:
         vs = args.vs or "all"

@@ -155,3 +155,47 @@ def test_read_only_views_for_drawing() -> None:
     for view in (world.local_vertices, world.radius, world.force, world.torque, world.vertex_count):
         assert not view.flags.writeable
     assert world.local_vertices.shape == (world.body_count, 16, 2)
+
+
+def _scene_with_every_path() -> World:
+    world = World(gravity=(0.0, -10.0))
+    world.add_body(Polygon.box(20.0, 1.0), (0.0, -0.5), static=True)
+    world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.45), velocity=(1.0, -2.0))
+    world.add_body(Polygon.regular(5, 0.5), (2.0, 3.0), angular_velocity=3.0)
+    world.add_compound([Polygon.box(1.0, 0.3).vertices, Polygon.box(0.3, 1.0).vertices], (-3.0, 2.0))
+    world.add_body(Polygon.box(2.0, 0.2), (4.0, 1.0), kinematic=True, angular_velocity=1.0)
+    world.step(DT)
+    return world
+
+
+@pytest.mark.parametrize("solver", SOLVER_NAMES)
+def test_precompile_leaves_the_world_as_it_was(solver: str) -> None:
+    world = _scene_with_every_path()
+    world.solver = solver
+    world.apply_force(1, (3.0, 4.0))
+    before = world.state_hash()
+    contacts = world.contacts
+    for part in (None, *world.precompile_parts):
+        world.precompile(part)
+        assert world.state_hash() == before, part
+        assert world.contacts is contacts and world.step_count == 1
+    # The force applied before is still there for the step.
+    reference = _scene_with_every_path()
+    reference.solver = solver
+    reference.apply_force(1, (3.0, 4.0))
+    world.step(DT)
+    reference.step(DT)
+    assert world.state_hash() == reference.state_hash()
+
+
+def test_precompile_names_the_parts_a_solver_has() -> None:
+    world = _scene_with_every_path()
+    assert world.precompile_parts == ("contacts", "response")
+    with pytest.raises(
+        ValueError, match=r"part = 'solve': the iterative solver's step has the parts contacts, response"
+    ):
+        world.precompile("solve")
+    world.solver = "tutorial"
+    assert world.precompile_parts == ()
+    with pytest.raises(ValueError, match=r"part = 'contacts': the tutorial solver's step has no parts"):
+        world.precompile("contacts")

@@ -63,7 +63,7 @@ from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
 from collision.solvers.iterative.shock import propagate_shock
 from collision.solvers.iterative.soft_step import soft_step
-from collision.solvers.iterative.warm_start import Prepared, group_manifolds, prepare_points
+from collision.solvers.iterative.warm_start import Prepared, empty_prepared, group_manifolds, prepare_points
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
 from collision.tolerances import (
@@ -489,6 +489,41 @@ def iterative_step(
     lap(ticks, STORE, t)
     close_step(bodies, context.has_compounds)
     return True, index, vectors, values, prepared.state, fat_pairs
+
+
+def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepContext) -> None:
+    """Compile one part of :func:`iterative_step`'s kernels for the argument types it passes
+    them (``settings`` the :class:`IterativeSettings` values): "response" the solve (stages
+    3-5), "contacts" the rest. Runs them on ``bodies`` (a copy: they change it) and, for the
+    solve, no contact points: what they do is not used."""
+    state = new_state(bodies.position.shape[0])
+    moving = np.zeros(bodies.position.shape[0], dtype=np.bool_)
+    no_rows, no_vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
+    points = Points(no_rows, no_rows, no_vectors, no_vectors, no_vectors, np.zeros(0))
+    pairs = np.zeros((0, 2), dtype=np.int64)
+    if part == "response":
+        # The stages one by one from Python (solve and broadphase are inlined into the step: as
+        # kernels of their own they would link and compile them all once more), to_roots even
+        # without compounds.
+        getattr(solve, "py_func", solve)(bodies, context, settings, state, moving, pairs, points, 0)
+        to_roots(bodies, empty_prepared(0), moving)
+        return
+    open_step(bodies, context, context.check)
+    moving = wake_disturbed(bodies, state, settings.sleep)
+    pairs, _ = getattr(broadphase, "py_func", broadphase)(bodies, context, settings, state, moving, moving)
+    points, c = collide(bodies, context, settings, pairs, moving)
+    wake_touched(bodies, pairs, points, c, moving, state, context.dt)
+    start = (bodies.position.copy(), bodies.velocity.copy())
+    stop_at_static(
+        bodies, context, *start, moving, pairs, points.pair_index[:c], settings.speculative_distance,
+        CONTINUOUS_BACKOFF,
+    )  # fmt: skip
+    prepared = empty_prepared(0)
+    sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:0])
+    empty = np.zeros(0)
+    pack_contacts(points, 0, prepared, (empty, empty), (prepared.body_a, prepared.body_b))
+    _refused(state)
+    close_step(bodies, context.has_compounds)
 
 
 class IterativeSolver:

@@ -62,7 +62,8 @@ def _pair_run(pair_index: np.ndarray, first: int, c: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def _empty_prepared(c: int) -> Prepared:
+def empty_prepared(c: int) -> Prepared:
+    """Room for ``c`` prepared points (their impulses and time of impact zero)."""
     return Prepared(
         np.empty(c, dtype=np.int64),
         np.empty(c, dtype=np.int64),
@@ -102,7 +103,7 @@ def prepare_manifolds(
     point_b = points.point_b
     normal = points.normal
     separation = points.separation
-    prepared = _empty_prepared(c)
+    prepared = empty_prepared(c)
     body_a, body_b, cross_a, cross_b, normal_mass, tangent_mass = prepared[:6]
     friction, restitution, approach, _, _, toi, state = prepared[6:]
     first = 0
