@@ -508,8 +508,7 @@ class World:
             solver = self._solver_object()
             settings = self.solver_settings()
             store = self._store
-            crowd = np.zeros(1, dtype=np.int64)
-            context = self._step_context(h, crowd, ticks)
+            context = self._step_context(h, crowd := np.zeros(1, dtype=np.int64), ticks)
             # The solver opens the step with the world's part (bodies.open_step), so the whole
             # step is one call into compiled code.
             contacts = solver.step(store.rows, settings, context)
@@ -525,10 +524,8 @@ class World:
 
     def _step_context(self, dt: float, crowd: np.ndarray, ticks: np.ndarray) -> StepContext:
         store = self._store
-        gx, gy = self._gravity
-        return StepContext(
-            dt, gx, gy, self._continuous, store.has_compounds, store.has_kinematic, crowd, ticks
-        )
+        flags = (self._continuous, store.has_compounds, store.has_kinematic)
+        return StepContext(dt, *self._gravity, *flags, crowd, ticks)
 
     @property
     def precompile_parts(self) -> tuple[str, ...]:
