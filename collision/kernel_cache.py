@@ -9,6 +9,10 @@ so importing this module (``collision`` does so before any kernel exists) points
 ``NUMBA_CACHE_DIR`` it holds for the whole process, other packages' numba caches included.
 Without a usable home either, a private temporary folder, removed at exit, keeps the program
 running (compiling on every run).
+
+Processes may share the cache and compile at the same time (the program's warm-up does, see
+``World.precompile``): importing this module also makes numba's additions to a kernel's cache
+index take turns (:func:`lock_index_writes`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 #: The engine's source folder, spelled as numba sees it (absolute, symbolic links kept).
 PACKAGE = Path(os.path.abspath(os.path.dirname(__file__)))
@@ -73,4 +78,42 @@ def folder(source_folder: Path = PACKAGE) -> Path:
     return Path(root, f"{os.path.basename(spelled)}_{digest}")
 
 
+def lock_index_writes() -> None:
+    """Make numba's additions to a kernel's cache index take turns between processes.
+
+    numba adds a specialisation by reading the kernel's index, adding an entry and writing the
+    index back, then the entry's file: two processes adding different specialisations of one
+    kernel at once can lose one of them, or pair its entry with the other's file (a kernel
+    loaded later for the wrong argument types). Each addition here holds an exclusive lock
+    (``fcntl.flock``) on a file beside the index. Where that cannot be done (no ``fcntl``, a
+    numba without this index), numba's own way stands."""
+    try:
+        import fcntl  # noqa: PLC0415 - POSIX only
+
+        from numba.core.caching import IndexDataCacheFile  # noqa: PLC0415
+    except ImportError:
+        return
+    save = IndexDataCacheFile.save
+    if getattr(save, "polycolly_locked", False):
+        return
+
+    def locked_save(self: Any, key: Any, data: Any) -> None:
+        index = getattr(self, "_index_path", None)
+        try:
+            lock = open(f"{index}.lock", "ab") if index else None  # noqa: SIM115 - held across the save
+        except OSError:
+            lock = None
+        if lock is None:
+            save(self, key, data)
+            return
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+            save(self, key, data)
+
+    locked_save.polycolly_locked = True  # type: ignore[attr-defined]
+    locked_save.unlocked = save  # type: ignore[attr-defined]
+    IndexDataCacheFile.save = locked_save  # type: ignore[method-assign]
+
+
 choose()
+lock_index_writes()

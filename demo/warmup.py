@@ -28,15 +28,16 @@ import hashlib
 import io
 import json
 import os
+import queue
 import subprocess
 import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
@@ -337,58 +338,144 @@ def usable_cores() -> int:
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
 
-def precompile_in_lanes(world: Any, lane_argv: list[str], tally: Tally) -> None:
-    """Compile the parts of ``world``'s step (``World.precompile``) at the same time, when it has
-    parts and there are cores for them: each part but the first in a lane, a process of its own
-    (``python -m demo.warmup`` with ``lane_argv`` and ``--part NAME``) whose compiles are relayed
-    to ``tally``; the first here. Returns when all are done. The step then only compiles its
-    own kernel; a lane that fails leaves its part to it."""
-    parts = world.precompile_parts
-    if len(parts) < 2 or usable_cores() < 2:
-        return
-    lanes = []
-    for part in parts[1:]:
+class Lane:
+    """A warm-up process beside this one (``python -m demo.warmup ... --lane``) that compiles
+    what it is sent, one line on its stdin each: ``part NAME``, a part of the first scene's step
+    (``World.precompile``), or ``job KEY``, a job (:func:`exercise`). Its compiles go on to
+    ``tally``; :meth:`result` waits for what it sent back when it finished one (None if it
+    ended). It ends when its stdin closes (:meth:`close`, or this process ending)."""
+
+    def __init__(self, argv: list[str], tally: Tally) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "demo.warmup", *argv, "--lane"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            bufsize=1,
+        )
+        self._results: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        threading.Thread(target=self._relay, args=(tally,), name="warmup-lane", daemon=True).start()
+
+    def send(self, line: str) -> bool:
+        """Send one line; False if the lane has ended."""
         try:
-            lane = subprocess.Popen(
-                [sys.executable, "-m", "demo.warmup", *lane_argv, "--part", part],
-                stdin=subprocess.PIPE,  # held open until the lane ends: if this process dies, the lane does
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            )
-        except OSError:
-            continue
-        relay = threading.Thread(target=_relay, args=(lane, tally), name=f"warmup-lane-{part}", daemon=True)
-        relay.start()
-        lanes.append((lane, relay))
+            assert self.process.stdin is not None
+            self.process.stdin.write(line + "\n")
+            self.process.stdin.flush()
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def result(self) -> dict[str, Any] | None:
+        return self._results.get()
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            assert self.process.stdin is not None
+            self.process.stdin.close()
+        self.process.wait()
+
+    def _relay(self, tally: Tally) -> None:
+        finished = 0
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                message = json.loads(line)
+                count = int(message["compiled"])
+                if "compiling" in message:
+                    tally.compiling(str(message["compiling"]), count - finished)
+                else:
+                    tally.finished(count - finished)
+                    self._results.put(message)
+                finished = count
+        self._results.put(None)
+
+
+def start_lane(argv: list[str], tally: Tally) -> Lane | None:
+    """A lane, if there is a core for it (and it can be started)."""
+    if usable_cores() < 2:
+        return None
+    try:
+        return Lane(argv, tally)
+    except OSError:
+        return None
+
+
+def precompile_first_step(world: Any, lane: Lane | None) -> None:
+    """Compile the parts of ``world``'s step at the same time, the first here, the second in
+    ``lane``, when it has parts and there is a lane; returns when both are done. The step then
+    only compiles its own kernel. A lane that fails leaves its part to the step."""
+    parts = world.precompile_parts
+    if lane is None or len(parts) < 2 or not lane.send(f"part {parts[1]}"):
+        return
     world.precompile(parts[0])
-    for lane, relay in lanes:
-        lane.wait()
-        relay.join()
-        if lane.stdin is not None:
-            lane.stdin.close()
+    lane.result()
 
 
-def _relay(lane: subprocess.Popen[str], tally: Tally) -> None:
-    """Pass a lane's compiles on to ``tally``, counting the kernels it finished."""
-    finished = 0
-    assert lane.stdout is not None
-    for line in lane.stdout:
-        with contextlib.suppress(ValueError, TypeError, KeyError):
-            message = json.loads(line)
-            count = int(message["compiled"])
-            if "compiling" in message:
-                tally.compiling(str(message["compiling"]), count - finished)
-            else:
-                tally.finished(count - finished)
-            finished = count
+def run_jobs(
+    jobs: list[Job], wanted: Wanted, lane: Lane | None, run: Callable[[Job], None], tally: Tally
+) -> None:
+    """Run ``jobs`` (``run(job)``), the next one each time :meth:`Wanted.next_of` says, here and
+    in ``lane`` at the same time; report each one done to ``tally``."""
+    lock = threading.Lock()
+
+    def take() -> Job | None:
+        with lock:
+            if not jobs:
+                return None
+            job = wanted.next_of(jobs)
+            jobs.remove(job)
+            return job
+
+    def feed(lane: Lane) -> None:
+        while (job := take()) is not None:
+            result = lane.result() if lane.send(f"job {job.key}") else None
+            if result is None:
+                with lock:
+                    jobs.insert(0, job)  # the lane ended: this process runs it
+                return
+            tally.emit({"done": job.key, "seconds": result.get("seconds", 0.0)})
+
+    feeder = None
+    if lane is not None:
+        feeder = threading.Thread(target=feed, args=(lane,), name="warmup-feed", daemon=True)
+        feeder.start()
+    while True:
+        job = take()
+        if job is None and feeder is not None:
+            feeder.join()
+            feeder = None
+            job = take()
+        if job is None:
+            return
+        t0 = time.perf_counter()
+        run(job)
+        tally.emit({"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
 
 
-def _end_with_parent() -> None:
-    """A lane ends when its parent does (its stdin, which the parent holds, closes)."""
-    with contextlib.suppress(OSError, ValueError):
-        sys.stdin.read()
-    os._exit(1)
+def serve_as_lane(world: Any, tally: Tally, run: Callable[[Job], None], start: str) -> NoReturn:
+    """A lane's life: what its stdin asks for (see :class:`Lane`), until it closes; then the
+    process ends at once (the parent is done with it, or has ended)."""
+    lines: queue.Queue[str] = queue.Queue()
+
+    def read() -> None:
+        with contextlib.suppress(OSError, ValueError):
+            for line in sys.stdin:
+                lines.put(line)
+        os._exit(0)
+
+    threading.Thread(target=read, name="warmup-lane-in", daemon=True).start()
+    with reporting_compiles(tally):
+        while True:
+            kind, _, name = lines.get().strip().partition(" ")
+            t0 = time.perf_counter()
+            if kind == "part":
+                world.precompile(name)
+            elif kind == "job":
+                run(Job.from_key(name, start))
+            seconds = round(time.perf_counter() - t0, 3)
+            tally.emit({kind: name, "seconds": seconds, "compiled": tally.count})
 
 
 class Wanted:
@@ -442,9 +529,7 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     parser.add_argument("--bodies", type=int, default=None)
     parser.add_argument("--solver", default=None, help="the first scene's solver, if not its own")
     parser.add_argument("--nice", type=int, default=0, help="run at this niceness (the program first)")
-    parser.add_argument(
-        "--part", default=None, help="a lane: compile only this part of the first scene's step"
-    )
+    parser.add_argument("--lane", action="store_true", help="a lane: compile what stdin asks for")
     args = parser.parse_args(argv)
     if args.nice > 0 and hasattr(os, "nice"):
         os.nice(args.nice)
@@ -452,18 +537,18 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     from demo import scenes  # noqa: PLC0415
 
     tally = Tally(out)
-    if args.part is None:
+    if not args.lane:
         tally.emit({"kernels": kernel_count()})
     first = scenes.build_scene(args.scene, args.seed, args.bodies)
     scene_solver = first.world.solver
     if args.solver:
         first.world.solver = args.solver
-    if args.part is not None:
-        threading.Thread(target=_end_with_parent, name="warmup-parent", daemon=True).start()
-        with reporting_compiles(tally):
-            first.world.precompile(args.part)
-        tally.emit({"part": args.part, "compiled": tally.count})
-        return 0
+
+    def run(job: Job) -> None:
+        exercise(job, args.seed, args.bodies if job.scene == args.scene else None)
+
+    if args.lane:
+        serve_as_lane(first.world, tally, run, args.scene)
     jobs = plan(args.scene, scenes.scene_names(), first.world.solver)
     if args.solver and args.solver != scene_solver:
         jobs.insert(0, Job("solver", args.solver, args.scene))
@@ -472,14 +557,12 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     lane_argv = ["--scene", args.scene, "--seed", str(args.seed)]  # its niceness is this process's
     lane_argv += ["--bodies", str(args.bodies)] if args.bodies is not None else []
     lane_argv += ["--solver", args.solver] if args.solver else []
+    lane = start_lane(lane_argv, tally)
     with reporting_compiles(tally):
-        precompile_in_lanes(first.world, lane_argv, tally)
-        while jobs:
-            job = wanted.next_of(jobs)
-            jobs.remove(job)
-            t0 = time.perf_counter()
-            exercise(job, args.seed, args.bodies if job.scene == args.scene else None)
-            tally.emit({"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
+        precompile_first_step(first.world, lane)
+        run_jobs(jobs, wanted, lane, run, tally)
+    if lane is not None:
+        lane.close()
     mark_warm(time.perf_counter() - started)
     tally.emit({"finished": round(time.perf_counter() - started, 3)})
     return 0

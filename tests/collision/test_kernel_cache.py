@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,3 +67,50 @@ def test_user_folder_follows_xdg_cache_home_then_home(tmp_path: Path, monkeypatc
     assert kernel_cache.user_folder() == tmp_path / "home" / ".cache" / "polycolly" / "numba"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert kernel_cache.user_folder() == tmp_path / "home" / ".cache" / "polycolly" / "numba"
+
+
+HAMMER = """
+import os
+import sys
+import time
+import collision  # noqa: F401 - its kernel_cache locks numba's index additions
+from numba.core import caching
+if sys.argv[2] == "unlocked":
+    caching.IndexDataCacheFile.save = caching.IndexDataCacheFile.save.unlocked
+index = caching.IndexDataCacheFile(sys.argv[1], "kernel", "stamp")
+open(f"{sys.argv[1]}/ready-{sys.argv[3]}", "w").close()
+while not os.path.exists(f"{sys.argv[1]}/go"):  # all start together
+    time.sleep(0.001)
+for k in range(40):
+    index.save((sys.argv[3], k), b"x" * 2000)
+"""
+
+
+def _hammer(folder: Path, mode: str, writers: int) -> int:
+    """``writers`` processes each adding 40 entries to one index at once; the entries kept."""
+    from numba.core import caching
+
+    folder.mkdir()
+    children = [
+        subprocess.Popen([sys.executable, "-c", HAMMER, str(folder), mode, f"w{w}"], cwd=ROOT)
+        for w in range(writers)
+    ]
+    deadline = time.monotonic() + 120.0
+    while len(list(folder.glob("ready-*"))) < writers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / "go").touch()
+    assert all(child.wait(timeout=300) == 0 for child in children)
+    index = caching.IndexDataCacheFile(str(folder), "kernel", "stamp")
+    overloads = index._load_index()
+    # Every entry names its own file: no two entries share one.
+    assert len(set(overloads.values())) == len(overloads)
+    return len(overloads)
+
+
+def test_processes_adding_to_one_index_at_once_keep_every_entry(tmp_path: Path) -> None:
+    assert _hammer(tmp_path / "locked", "locked", 4) == 4 * 40
+
+
+def test_without_the_lock_entries_are_lost(tmp_path: Path) -> None:
+    """The race the lock is for, shown on numba's own save (else the test above proves nothing)."""
+    assert _hammer(tmp_path / "unlocked", "unlocked", 4) < 4 * 40
