@@ -63,6 +63,11 @@ class Job:
     def key(self) -> str:
         return f"{self.kind}:{self.name}"
 
+    @property
+    def family(self) -> str:
+        """Jobs of one family compile the same kernels (a solver's job and its coverage job)."""
+        return self.name if self.kind in ("solver", "coverage") else self.key
+
     @classmethod
     def from_key(cls, key: str, start: str) -> Job:
         kind, _, name = key.partition(":")
@@ -416,33 +421,46 @@ def precompile_first_step(world: Any, lane: Lane | None) -> None:
 def run_jobs(
     jobs: list[Job], wanted: Wanted, lane: Lane | None, run: Callable[[Job], None], tally: Tally
 ) -> None:
-    """Run ``jobs`` (``run(job)``), the next one each time :meth:`Wanted.next_of` says, here and
-    in ``lane`` at the same time; report each one done to ``tally``."""
-    lock = threading.Lock()
+    """Run ``jobs`` (``run(job)``), here and in ``lane`` at the same time, each taking the next
+    one :meth:`Wanted.next_of` says when free, of another family than the job running in the
+    other (which compiles the same kernels: it waits for that job, whose kernels it then
+    loads); report each one done to ``tally``."""
+    turns = threading.Condition()
+    running: list[str] = []
 
-    def take() -> Job | None:
-        with lock:
+    def take(done: Job | None = None) -> Job | None:
+        with turns:
+            if done is not None:
+                running.remove(done.family)
+                turns.notify_all()
+            while jobs and not (free := [job for job in jobs if job.family not in running]):
+                turns.wait()
             if not jobs:
                 return None
-            job = wanted.next_of(jobs)
+            job = wanted.next_of(free)
             jobs.remove(job)
+            running.append(job.family)
             return job
 
     def feed(lane: Lane) -> None:
-        while (job := take()) is not None:
+        job = take()
+        while job is not None:
             result = lane.result() if lane.send(f"job {job.key}") else None
             if result is None:
-                with lock:
+                with turns:
                     jobs.insert(0, job)  # the lane ended: this process runs it
+                    running.remove(job.family)
+                    turns.notify_all()
                 return
             tally.emit({"done": job.key, "seconds": result.get("seconds", 0.0)})
+            job = take(job)
 
     feeder = None
     if lane is not None:
         feeder = threading.Thread(target=feed, args=(lane,), name="warmup-feed", daemon=True)
         feeder.start()
+    job = take()
     while True:
-        job = take()
         if job is None and feeder is not None:
             feeder.join()
             feeder = None
@@ -452,6 +470,7 @@ def run_jobs(
         t0 = time.perf_counter()
         run(job)
         tally.emit({"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
+        job = take(job)
 
 
 def serve_as_lane(world: Any, tally: Tally, run: Callable[[Job], None], start: str) -> NoReturn:
