@@ -170,7 +170,8 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         loader = Loader(args.scene, args.seed, args.bodies, args.solver)
         loader.start()
         renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
-        ticket = loader.submit("the first scene", lambda: _build_first(args), needs=_first_needs(args))
+        atlas = renderer.text.atlas
+        ticket = loader.submit("the first scene", lambda: _build_first(args, atlas), needs=_first_needs(args))
         next_frame = time.perf_counter()
         while not ticket.done:
             show(*progress_lines(loader, args.scene))
@@ -215,10 +216,13 @@ def _first_needs(args: argparse.Namespace) -> tuple[str, ...]:
     return needs + ((f"solver:{args.solver}",) if args.solver else ())
 
 
-def _build_first(args: argparse.Namespace) -> Any:
-    from demo import scenes  # noqa: PLC0415 - on the loader's worker thread
+def _build_first(args: argparse.Namespace, atlas: Any) -> Any:
+    """The first scene, and the kerning of its text measured into ``atlas`` (a GlyphAtlas)."""
+    from demo import readout, scenes  # noqa: PLC0415 - on the loader's worker thread
 
-    return scenes.build_scene(args.scene, args.seed, args.bodies)
+    scene = scenes.build_scene(args.scene, args.seed, args.bodies)
+    atlas.learn_kerning(readout.scene_texts(scene))
+    return scene
 
 
 # ----------------------------------------------------------------------------------------------

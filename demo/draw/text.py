@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 import numpy as np
@@ -109,6 +109,7 @@ class GlyphAtlas:
         self.box = box
         self.drawn = (box[:, 2] - box[:, 0] > 2) & (box[:, 3] - box[:, 1] > 2)  # not a space
         self._kerning: dict[tuple[int, int], float] = {}
+        self._side_font: ImageFont.FreeTypeFont | None = None  # learn_kerning's (another thread)
         # Widths and wrapped lines of the strings seen (the HUD asks for the same ones every frame).
         self._widths: dict[str, float] = {}
         self._wraps: dict[tuple[str, int], list[str]] = {}
@@ -130,11 +131,33 @@ class GlyphAtlas:
         for pair in zip(codes, codes[1:], strict=False):
             value = table.get(pair)
             if value is None:
-                a, b = chr(pair[0] + FIRST_CHAR), chr(pair[1] + FIRST_CHAR)
-                value = self.font.getlength(a + b) - self.advance[pair[0]] - self.advance[pair[1]]
-                table[pair] = value
+                value = table[pair] = self._pair_kerning(self.font, pair)
             out.append(value)
         return out
+
+    def _pair_kerning(self, font: ImageFont.FreeTypeFont, pair: tuple[int, int]) -> float:
+        a, b = chr(pair[0] + FIRST_CHAR), chr(pair[1] + FIRST_CHAR)
+        return font.getlength(a + b) - self.advance[pair[0]] - self.advance[pair[1]]
+
+    def learn_kerning(self, texts: Iterable[str]) -> None:
+        """Measure ahead the kerning of the neighbouring glyphs in ``texts`` not known yet.
+
+        Each pair is a layout by Pillow (20-60 us here), and a scene's first frame would
+        otherwise measure hundreds. Meant for one thread beside the drawing thread (the
+        loader's, while it builds the scene): it measures with a font of its own and adds the
+        values the drawing thread would have found.
+        """
+        table = self._kerning
+        missing = {
+            pair
+            for raw in map(_glyph_bytes, texts)
+            for pair in zip(raw, raw[1:], strict=False)
+            if pair not in table
+        }
+        if missing and self._side_font is None:
+            self._side_font = load_font(self.pixel_size)
+        for pair in missing:
+            table[pair] = self._pair_kerning(self._side_font, pair)
 
     def pen(self, text: str) -> tuple[np.ndarray, np.ndarray, float]:
         """(codes (k,), pen x of each glyph (k,), the text's width), pixels."""
