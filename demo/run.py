@@ -73,13 +73,18 @@ class Pacer:
         self.period = 1.0 / rate
         self.next = time.perf_counter()
 
-    def wait(self) -> None:
+    def wait(self, ctx: Any = None) -> None:
+        """Until the next frame's start. ``ctx``: a window, whose events are handled meanwhile:
+        the wait ends early when the user quits (Esc or closing the window), so the frame that
+        ends the program runs at once instead of up to a frame later."""
         self.next += self.period
         now = time.perf_counter()
-        if self.next > now:
+        if self.next <= now:
+            self.next = now
+        elif ctx is None:
             time.sleep(self.next - now)
         else:
-            self.next = now
+            _quit_asked(ctx, self.next)
 
 
 class CollectorPauses:
@@ -331,7 +336,7 @@ def _run_frames(
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
         if pacer is not None and app.running:
-            pacer.wait()
+            pacer.wait(ctx)
     pauses.stop()
     if args.screenshot is not None and not saved:
         app.draw()  # the window closed early: draw the final state and save it
