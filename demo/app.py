@@ -14,6 +14,7 @@ import sys
 import time
 from collections import deque
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,7 +30,7 @@ from demo.draw.mesh import BodyMesh
 from demo.draw.overlays import draw_world_overlays
 from demo.draw.placement import PLACES
 from demo.draw.render import Renderer
-from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX
+from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX, GlyphAtlas
 from demo.loading import Loader, Ticket
 from demo.recording import MAX_FRAME_DT  # the longest frame taken into account, live or replayed
 from demo.scenes import Scene
@@ -197,8 +198,8 @@ class App(Simulation):
         # one: the user would wait minutes for each in turn. One that can be built is shown.
         self.builds = deque(build for build in self.builds if not self.loader.withdraw(build[1]))
         needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
-        ticket = self.loader.submit(f"build {name}", lambda: _built_with_mesh(name, seed, bodies), needs)
-        self.builds.append((name, ticket))
+        build = partial(_built_with_mesh, name, seed, bodies, self.renderer.text.atlas)
+        self.builds.append((name, self.loader.submit(f"build {name}", build, needs)))
 
     @property
     def pending(self) -> Ticket | None:
@@ -656,11 +657,13 @@ class App(Simulation):
         return path
 
 
-def _built_with_mesh(name: str, seed: int, bodies: int | None) -> tuple[Scene, BodyMesh]:
-    """Scene ``name`` built, and its bodies' mesh made ready (on the loader's worker: a scene of
-    a thousand bodies takes tens of ms to mesh, which its first frame would otherwise spend)."""
+def _built_with_mesh(name: str, seed: int, bodies: int | None, atlas: GlyphAtlas) -> tuple[Scene, BodyMesh]:
+    """Scene ``name`` built, its bodies' mesh made ready and its text's kerning measured into
+    ``atlas`` (on the loader's worker: a thousand bodies take tens of ms to mesh, a teaching
+    scene's text as long to measure, which its first frame would otherwise spend)."""
     scene = scenes.build_scene(name, seed, bodies)
     world = scene.world
     mesh = BodyMesh()
     mesh.prepare(world.local_vertices, world.vertex_count, world.body_kind.astype(np.int64))
+    atlas.learn_kerning(readout.scene_texts(scene))
     return scene, mesh

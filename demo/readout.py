@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from demo import scenes
+from demo import controls, scenes
 from demo.draw.hud import SEPARATOR, HudContent
 
 #: The heads-up line's fps and physics figures are refreshed every this many frames.
@@ -45,6 +45,14 @@ def hud_content(app: Any) -> HudContent:
         help_page=app.help_page,
         help_place=app.help_place,
     )
+
+
+def scene_texts(scene: Any) -> list[str]:
+    """The text a scene's first frames may show besides the figures: its own help and status
+    lines and the help's rows for it (labels and descriptions). GL-free, for the loader's
+    thread (demo.draw.text.GlyphAtlas.learn_kerning)."""
+    rows = [*controls.help_rows(scene), *BRIEF_HELP]
+    return [*scene.help, *scene.status, *(text for row in rows for text in row)]
 
 
 def pending_line(app: Any) -> str:

@@ -73,13 +73,18 @@ class Pacer:
         self.period = 1.0 / rate
         self.next = time.perf_counter()
 
-    def wait(self) -> None:
+    def wait(self, ctx: Any = None) -> None:
+        """Until the next frame's start. ``ctx``: a window, whose events are handled meanwhile:
+        the wait ends early when the user quits (Esc or closing the window), so the frame that
+        ends the program runs at once instead of up to a frame later."""
         self.next += self.period
         now = time.perf_counter()
-        if self.next > now:
+        if self.next <= now:
+            self.next = now
+        elif ctx is None:
             time.sleep(self.next - now)
         else:
-            self.next = now
+            _quit_asked(ctx, self.next)
 
 
 class CollectorPauses:
@@ -170,7 +175,8 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         loader = Loader(args.scene, args.seed, args.bodies, args.solver)
         loader.start()
         renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
-        ticket = loader.submit("the first scene", lambda: _build_first(args), needs=_first_needs(args))
+        atlas = renderer.text.atlas
+        ticket = loader.submit("the first scene", lambda: _build_first(args, atlas), needs=_first_needs(args))
         next_frame = time.perf_counter()
         while not ticket.done:
             show(*progress_lines(loader, args.scene))
@@ -215,10 +221,13 @@ def _first_needs(args: argparse.Namespace) -> tuple[str, ...]:
     return needs + ((f"solver:{args.solver}",) if args.solver else ())
 
 
-def _build_first(args: argparse.Namespace) -> Any:
-    from demo import scenes  # noqa: PLC0415 - on the loader's worker thread
+def _build_first(args: argparse.Namespace, atlas: Any) -> Any:
+    """The first scene, and the kerning of its text measured into ``atlas`` (a GlyphAtlas)."""
+    from demo import readout, scenes  # noqa: PLC0415 - on the loader's worker thread
 
-    return scenes.build_scene(args.scene, args.seed, args.bodies)
+    scene = scenes.build_scene(args.scene, args.seed, args.bodies)
+    atlas.learn_kerning(readout.scene_texts(scene))
+    return scene
 
 
 # ----------------------------------------------------------------------------------------------
@@ -327,7 +336,7 @@ def _run_frames(
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
         if pacer is not None and app.running:
-            pacer.wait()
+            pacer.wait(ctx)
     pauses.stop()
     if args.screenshot is not None and not saved:
         app.draw()  # the window closed early: draw the final state and save it

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 import numpy as np
@@ -42,6 +42,16 @@ LEADING = 0.1
 #: A label's shadow: offset (pixels at scale 1) and opacity.
 SHADOW_OFFSET, SHADOW_ALPHA = 1.0, 0.75
 _ATLAS_WIDTH = 512
+#: Which of a quad's 6 vertices (TL TR BR, TL BR BL) take the right and the bottom edge.
+_RIGHT = np.array([False, True, True, False, True, False])
+_BOTTOM = np.array([False, False, True, False, True, True])
+#: Bytes of ASCII text -> glyph indices (anything outside printable ASCII -> '?').
+_GLYPH_INDEX = bytes((b if FIRST_CHAR <= b <= LAST_CHAR else ord("?")) - FIRST_CHAR for b in range(256))
+
+
+def _glyph_bytes(text: str) -> bytes:
+    """``text``'s glyph indices, one byte each."""
+    return text.encode("ascii", "replace").translate(_GLYPH_INDEX)
 
 
 @cache
@@ -99,34 +109,65 @@ class GlyphAtlas:
         self.box = box
         self.drawn = (box[:, 2] - box[:, 0] > 2) & (box[:, 3] - box[:, 1] > 2)  # not a space
         self._kerning: dict[tuple[int, int], float] = {}
+        self._side_font: ImageFont.FreeTypeFont | None = None  # learn_kerning's (another thread)
         # Widths and wrapped lines of the strings seen (the HUD asks for the same ones every frame).
         self._widths: dict[str, float] = {}
         self._wraps: dict[tuple[str, int], list[str]] = {}
 
     def codes(self, text: str) -> np.ndarray:
         """Glyph indices (k,) int64 for ``text`` (unknown characters become '?')."""
-        raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8).astype(np.int64)
-        raw = np.where((raw < FIRST_CHAR) | (raw > LAST_CHAR), ord("?"), raw)
-        return raw - FIRST_CHAR
+        return np.frombuffer(_glyph_bytes(text), dtype=np.uint8).astype(np.int64)
 
     def kerning(self, codes: np.ndarray) -> np.ndarray:
         """The kerning (pixels) before each glyph of ``codes (k,)``: (k,), the first 0."""
-        out = np.zeros(len(codes))
-        for i in range(1, len(codes)):
-            pair = (int(codes[i - 1]), int(codes[i]))
-            value = self._kerning.get(pair)
+        return np.array(self._kerning_list(codes.tolist())[: len(codes)])
+
+    def _kerning_list(self, codes: Sequence[int]) -> list[float]:
+        # Plain Python over the pairs: reading a numpy array element by element costs more
+        # than the lookups, and a new scene's help measures hundreds of strings in its first
+        # frame.
+        table = self._kerning
+        out = [0.0]
+        for pair in zip(codes, codes[1:], strict=False):
+            value = table.get(pair)
             if value is None:
-                a, b = chr(pair[0] + FIRST_CHAR), chr(pair[1] + FIRST_CHAR)
-                value = self.font.getlength(a + b) - self.advance[pair[0]] - self.advance[pair[1]]
-                self._kerning[pair] = value
-            out[i] = value
+                value = table[pair] = self._pair_kerning(self.font, pair)
+            out.append(value)
         return out
+
+    def _pair_kerning(self, font: ImageFont.FreeTypeFont, pair: tuple[int, int]) -> float:
+        a, b = chr(pair[0] + FIRST_CHAR), chr(pair[1] + FIRST_CHAR)
+        return font.getlength(a + b) - self.advance[pair[0]] - self.advance[pair[1]]
+
+    def learn_kerning(self, texts: Iterable[str]) -> None:
+        """Measure ahead the kerning of the neighbouring glyphs in ``texts`` not known yet.
+
+        Each pair is a layout by Pillow (20-60 us here), and a scene's first frame would
+        otherwise measure hundreds. Meant for one thread beside the drawing thread (the
+        loader's, while it builds the scene): it measures with a font of its own and adds the
+        values the drawing thread would have found.
+        """
+        table = self._kerning
+        missing = {
+            pair
+            for raw in map(_glyph_bytes, texts)
+            for pair in zip(raw, raw[1:], strict=False)
+            if pair not in table
+        }
+        if missing and self._side_font is None:
+            self._side_font = load_font(self.pixel_size)
+        for pair in missing:
+            table[pair] = self._pair_kerning(self._side_font, pair)
 
     def pen(self, text: str) -> tuple[np.ndarray, np.ndarray, float]:
         """(codes (k,), pen x of each glyph (k,), the text's width), pixels."""
-        codes = self.codes(text)
-        steps = self.advance[codes] + np.append(self.kerning(codes)[1:], 0.0)
-        x = np.concatenate([[0.0], np.cumsum(steps)[:-1]]) if len(codes) else np.zeros(0)
+        raw = _glyph_bytes(text)
+        codes = np.frombuffer(raw, dtype=np.uint8).astype(np.int64)
+        steps = self.advance[codes]
+        if len(raw) > 1:
+            steps[:-1] += self._kerning_list(raw)[1:]  # a glyph advances by its own and the next pair's
+        x = np.zeros(len(raw))
+        np.cumsum(steps[:-1], out=x[1:])
         return codes, x, float(steps.sum())
 
     def text_width(self, text: str) -> float:
@@ -260,10 +301,9 @@ class TextBatch:
 def _quads(x0: np.ndarray, y0: np.ndarray, x1: np.ndarray, y1: np.ndarray, uv: np.ndarray) -> np.ndarray:
     """Two triangles per rectangle, (0, 1, 2) and (0, 2, 3) of the corners TL, TR, BR, BL:
     (6 * n, 8) float32 with the colour left at 0."""
-    u0, v0, u1, v1 = (uv[:, i] for i in range(4))
-    quads = np.zeros((len(x0) * 6, 8), dtype=np.float32)
-    quads[:, 0] = np.stack([x0, x1, x1, x0, x1, x0], axis=1).ravel()
-    quads[:, 1] = np.stack([y0, y0, y1, y0, y1, y1], axis=1).ravel()
-    quads[:, 2] = np.stack([u0, u1, u1, u0, u1, u0], axis=1).ravel()
-    quads[:, 3] = np.stack([v0, v0, v1, v0, v1, v1], axis=1).ravel()
-    return quads
+    quads = np.zeros((len(x0), 6, 8), dtype=np.float32)
+    quads[:, :, 0] = np.where(_RIGHT, x1[:, None], x0[:, None])
+    quads[:, :, 1] = np.where(_BOTTOM, y1[:, None], y0[:, None])
+    quads[:, :, 2] = np.where(_RIGHT, uv[:, 2:3], uv[:, 0:1])
+    quads[:, :, 3] = np.where(_BOTTOM, uv[:, 3:4], uv[:, 1:2])
+    return quads.reshape(-1, 8)

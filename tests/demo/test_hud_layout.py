@@ -157,3 +157,42 @@ def test_the_top_bar_holds_the_heads_up_line_status_and_legends(atlas: GlyphAtla
     assert layout.top == pytest.approx(2 * 5 + rows * atlas.line_height)
     template = HudContent(hud_line="x", hud_template=content.hud_line * 3)
     assert layout_hud(TextBatch(atlas), template, 960, 720).top > 2 * 5 + atlas.line_height
+
+
+def _no_font_layout(atlas: GlyphAtlas, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From now on, a measure needing Pillow's layout on the drawing side fails the test."""
+
+    def refuse(text: str, *args: Any, **kwargs: Any) -> float:
+        raise AssertionError(f"the kerning of {text!r} was measured while drawing")
+
+    monkeypatch.setattr(atlas.font, "getlength", refuse)
+
+
+def test_kerning_learned_ahead_is_what_drawing_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """learn_kerning (the loader's thread, its own font) leaves the drawing side nothing to
+    measure, and the widths are those the drawing side measures itself."""
+    texts = ["AVATAR To Yo", "Wave: 7 fps | Tab next", "caf\u00e9 ~{}", "x"]
+    measured = GlyphAtlas(BASE_FONT_PX)
+    widths = [measured.text_width(text) for text in texts]
+    ahead = GlyphAtlas(BASE_FONT_PX)
+    ahead.learn_kerning(texts)
+    _no_font_layout(ahead, monkeypatch)
+    assert [ahead.text_width(text) for text in texts] == widths
+    assert [ahead.wrap(text, 60.0) for text in texts] == [measured.wrap(text, 60.0) for text in texts]
+
+
+@pytest.mark.parametrize("name", ["sat", "contacts", "pile"])
+def test_a_scene_built_for_the_window_comes_with_its_texts_kerning(
+    name: str, gl: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A scene built on the loader's thread (demo.app._built_with_mesh) has its help, status
+    and help rows' kerning measured: its first frame lays them out without Pillow. (``gl``:
+    demo.app imports OpenGL, after the context module has chosen its platform.)"""
+    from demo import readout
+    from demo.app import _built_with_mesh
+
+    atlas = GlyphAtlas(BASE_FONT_PX)
+    scene, _ = _built_with_mesh(name, 0, None, atlas)
+    _no_font_layout(atlas, monkeypatch)
+    for text in readout.scene_texts(scene):
+        atlas.wrap(text, 200.0)
