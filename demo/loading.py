@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from demo import warmup
+from demo import catalog, warmup
 from demo.warmup import Job
 
 #: Python's thread switch interval (s) while the worker runs: the drawing thread waits at most
@@ -39,6 +39,10 @@ BUSY_SWITCH_INTERVAL = 0.0005
 CHILD_NICENESS = WORKER_NICENESS = 5
 #: Lines of the child's error output kept to explain a failure.
 ERROR_LINES = 12
+#: Bodies of a scene with a body count (``--bodies``) when its job is run only to load its
+#: kernels, not to show it.
+LOAD_BODIES = 24
+NOT_COUNTED = catalog.SceneInfo("", "", "")
 
 
 def settle_heap() -> None:
@@ -367,6 +371,10 @@ class Loader:
             if job.key in self._progress.loaded_jobs:
                 return
         bodies = self.bodies if job.scene == self.start_scene else None
+        if bodies is None and catalog.BY_NAME.get(job.scene, NOT_COUNTED).counted:
+            # The same kernels load for a few bodies as for the scene's thousand, at a fraction
+            # of the building and stepping, which holds Python's lock beside the frames.
+            bodies = LOAD_BODIES
         warmup.exercise(job, self.seed if job.scene == self.start_scene else 0, bodies, warmup.LOAD_FRAMES)
         with self._lock:
             self._progress.loaded_jobs.add(job.key)
