@@ -23,7 +23,7 @@ import time
 from collections import deque
 from typing import Any
 
-from demo import catalog
+from demo import catalog, warmup
 from demo import recording as recording_file
 
 #: The simulated time of one headless frame (s): headless runs are reproducible.
@@ -33,10 +33,11 @@ DEFAULT_HEADLESS_FRAMES = 120
 FRAME_RATE_CAP = 60.0
 #: The start-up frames' rate: enough for a moving bar, little work beside the compiler.
 STARTUP_FRAME_RATE = 30.0
-#: Kernels the first scene typically needs compiled (143 for rigid with the iterative solver,
-#: counted by demo.warmup on the development machine): the progress bar's scale until the
-#: warm-up reports its first job done.
-TYPICAL_FIRST_SCENE_KERNELS = 145
+#: Compiles (numba's own small ones included) the first scene typically needs, counted by
+#: demo.warmup on the development machine for rigid with the iterative solver: 143 in one
+#: process, 223 in two (each compiles some of the same small ones): the progress bar's scale
+#: until the warm-up reports its first job done.
+TYPICAL_FIRST_SCENE_KERNELS = {1: 145, 2: 225}
 _IMPORTED_AT = time.monotonic()
 #: Set once a window program has closed its window and stopped its helpers: the process may
 #: then end without Python's slow shutdown (demo.__main__).
@@ -132,7 +133,8 @@ def progress_lines(loader: Any, start: str) -> tuple[list[str], float | None]:
     if p.cold is None:
         return ["polycolly", "Starting: importing the engine..."], None
     if p.cold and key not in p.compiled_jobs:
-        fraction = min(p.compiled / max(TYPICAL_FIRST_SCENE_KERNELS, p.compiled + 1), 0.99)
+        typical = TYPICAL_FIRST_SCENE_KERNELS[2 if warmup.usable_cores() >= 2 else 1]
+        fraction = min(p.compiled / max(typical, p.compiled + 1), 0.99)
         now = f"now: {p.compiling}" if p.compiling else "starting the compiler..."
         return [
             "polycolly: first run",
