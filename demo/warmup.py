@@ -9,10 +9,11 @@ the mouse, step, draw every overlay into a batch):
 - a warm-up child process, ``python -m demo.warmup --scene NAME``, compiles the jobs in the
   order the program will need them (:func:`plan`: the first scene, its other solvers, then the
   other scenes in Tab order; a job the program names on the child's stdin, a scene Tab moved
-  to, goes first: :class:`Wanted`), the first scene's step in parts at the same time on two
-  cores or more (:func:`precompile_in_lanes`: ``World.precompile``, a part in a *lane*, a
-  process of its own started with ``--part``); it reports each compiled kernel and finished job
-  as a JSON line on stdout, and at the end writes a stamp beside numba's cache
+  to, goes first: :class:`Wanted`); on two cores or more with a second process beside it, a
+  *lane* (:class:`Lane`, ``--lane``): the first scene's step in two parts at the same time
+  (:func:`precompile_first_step`, ``World.precompile``), then the jobs, each process taking the
+  next when it is free (:func:`run_jobs`). It reports each compiled kernel and finished job as
+  a JSON line on stdout, and at the end writes a stamp beside numba's cache
   (:func:`mark_warm`) so the next run knows it has nothing to compile;
 - the program (demo.loading) then runs each finished job itself, on a worker thread, which
   only loads the kernels from the cache.
