@@ -42,7 +42,6 @@ ERROR_LINES = 12
 #: Bodies of a scene with a body count (``--bodies``) when its job is run only to load its
 #: kernels, not to show it.
 LOAD_BODIES = 24
-NOT_COUNTED = catalog.SceneInfo("", "", "")
 
 
 def settle_heap() -> None:
@@ -371,7 +370,8 @@ class Loader:
             if job.key in self._progress.loaded_jobs:
                 return
         bodies = self.bodies if job.scene == self.start_scene else None
-        if bodies is None and catalog.BY_NAME.get(job.scene, NOT_COUNTED).counted:
+        info = catalog.BY_NAME.get(job.scene)
+        if bodies is None and info is not None and info.counted:
             # The same kernels load for a few bodies as for the scene's thousand, at a fraction
             # of the building and stepping, which holds Python's lock beside the frames.
             bodies = LOAD_BODIES

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -338,8 +339,9 @@ def reporting_compiles(tally: Tally) -> Iterator[None]:
         event.unregister("numba:compile", listener)
 
 
+@functools.cache
 def usable_cores() -> int:
-    """The cores this process may run on."""
+    """The cores this process may run on (asked once: the start-up frames ask at every frame)."""
     affinity = getattr(os, "sched_getaffinity", None)
     return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
 
