@@ -3,7 +3,8 @@
 Window-system callbacks (and tests) only *record* input through ``key``, ``mouse_button``,
 ``cursor`` and ``scroll``; :meth:`App.frame` turns the recorded input into actions, runs whole
 fixed physics steps from an accumulator (capped per frame), then draws once. What the actions
-do to the world is demo.actions (``App`` is a ``Simulation``); the drawing is demo.draw.
+do to the world is demo.actions (``App`` is a ``Simulation``); the frame's picture is composed
+by demo.draw.compose and drawn by demo.draw.render.
 
 Import after demo.context has made a context current (this module imports demo.draw.render).
 """
@@ -23,14 +24,13 @@ import numpy as np
 from demo import controls, readout, safeio, scenes
 from demo.actions import Simulation
 from demo.context import Context, text_scale
-from demo.draw import placement
+from demo.draw import compose
 from demo.draw.camera import Camera
-from demo.draw.hud import HudContent, HudLayout, layout_hud
+from demo.draw.hud import HudContent
 from demo.draw.mesh import BodyMesh
-from demo.draw.overlays import draw_world_overlays
 from demo.draw.placement import PLACES
 from demo.draw.render import Renderer
-from demo.draw.text import BASE_FONT_PX, MIN_FONT_PX, GlyphAtlas
+from demo.draw.text import GlyphAtlas
 from demo.loading import Loader, Ticket
 from demo.recording import MAX_FRAME_DT  # the longest frame taken into account, live or replayed
 from demo.scenes import Scene
@@ -83,9 +83,8 @@ class App(Simulation):
         self.renderer = renderer if renderer is not None else Renderer(text_scale=self._text_scale())
         self.loader = loader
         self.mesh = BodyMesh()
-        self._font_for: tuple[int, int, int] | None = None  # framebuffer size the font was fitted to
-        self._bar_top: tuple[Any, float] = (None, 0.0)  # (scene and size, the bar's height)
-        self._hud_layout: tuple[tuple[Any, ...], HudContent, HudLayout] | None = None
+        #: The picture's state between frames (text layout, the help's place, the last frame).
+        self.composer = compose.Composer()
         self.camera = Camera((0.0, 0.0, 100.0, 100.0), width, height)
         self.running = True
         #: Real seconds since the help was last brought up; it shows while below HELP_SECONDS.
@@ -96,16 +95,11 @@ class App(Simulation):
         #: scene the user moved to (they have seen the controls), until `h`.
         self.help_brief = False
         self._brief_next = False
-        #: Where the help is while it is up, chosen when it comes up: the corner (right, top)
-        #: where it covers least of the picture (None: not chosen yet).
-        self._help_place: tuple[bool, bool] | None = None
         self._message_age = 0.0
         #: Leave out frames that would look the same as the last one drawn (a window: its picture
         #: stays on the screen); ``drawn`` says whether the last frame drew.
         self.skip_unchanged = False
         self.drawn = True
-        self._drawn: tuple[Any, ...] | None = None
-        self._still: tuple[Any, ...] | None = None
         self._had_input = True
         #: Scenes asked for and being built on the loader's worker thread, oldest first: each
         #: is shown when built, for a frame at least, so none is passed over unseen (but one
@@ -177,7 +171,7 @@ class App(Simulation):
         self.help_page = 0
         # Lay the frame out now: the camera fits the world below the heads-up bar, whose
         # height depends on the scene, and the cursor's world point depends on the camera.
-        self._build_frame()
+        self.composer.build(self)
 
     @property
     def asynchronous(self) -> bool:
@@ -268,11 +262,6 @@ class App(Simulation):
         px, py = self.cursor_pixels()
         return self.camera.screen_to_world(px, py)
 
-    def _font_px(self) -> int:
-        """The font size: BASE_FONT_PX times the HiDPI scale (never below MIN_FONT_PX: a small
-        window gets wrapped and paged help instead of smaller letters)."""
-        return max(BASE_FONT_PX, MIN_FONT_PX) * self._text_scale()
-
     def _text_scale(self) -> int:
         return text_scale(self.ctx)
 
@@ -345,7 +334,7 @@ class App(Simulation):
             self.help_page += 1
         self.help_brief = brief
         self.help_age = 0.0
-        self._help_place = None
+        self.composer.help_place = None
 
     def dismiss_help(self) -> None:
         """The first input after the help came up: it fades out now."""
@@ -434,197 +423,26 @@ class App(Simulation):
         return frame_dt
 
     def draw(self) -> bool:
-        """Build this frame's batches and draw them; False when nothing was drawn: the
-        framebuffer has no area, or (:attr:`skip_unchanged`) the frame would be the same as the
-        last one drawn (never when F2 asked for a screenshot of it)."""
-        self.renderer.draw_calls = 0
-        t_build = time.perf_counter()
+        """Build this frame's batches and draw them (demo.draw.compose); False when nothing was
+        drawn: the framebuffer has no area, or (:attr:`skip_unchanged`) the frame would be the
+        same as the last one drawn (never when F2 asked for a screenshot of it)."""
         # F2 reads the frame back from the buffer it is drawn into: that frame is always drawn.
         skip = self.skip_unchanged and not self._screenshot_requested
-        if skip:
-            # Everything a frame is built from: while none of it changes (a scene at rest, no
-            # input), the frame would be the one on the screen, and is not even built.
-            still = self._still_key()
-            if still == self._still and not self._had_input:
-                return False
-            self._still = still
-        frame = self._build_frame()
-        if frame is None:
-            return False
-        width, height, fills, lines, points, text, bodies = frame
-        t_gl = time.perf_counter()
-        self.profile["draw_build_ms"].append((t_gl - t_build) * 1000.0)
-        if skip:
-            # Everything the picture is made of: when it is what the screen shows, there is
-            # nothing to draw (an idle scene then costs the building above and no rasterising).
-            signature = (
-                width,
-                height,
-                bodies[1],
-                bodies[2][: self.world.body_count].tobytes(),
-                self.camera.matrix().tobytes(),
-                fills.tobytes(),
-                lines.tobytes(),
-                points.tobytes(),
-                text.tobytes(),
-            )
-            if signature == self._drawn:
-                return False
-            self._drawn = signature
-        self.renderer.draw(
-            self.ctx.framebuffer, width, height, self.camera, fills, lines, points, text, bodies
-        )
-        self.profile["draw_gl_ms"].append((time.perf_counter() - t_gl) * 1000.0)
-        return True
+        return self.composer.draw(self, skip, self._had_input)
 
-    def _build_frame(self) -> tuple[Any, ...] | None:
-        """This frame's batches: (width, height, fills, lines, points, text, bodies), or None
-        when the framebuffer has no area. Fits the camera below the heads-up bar."""
-        width, height = self.ctx.framebuffer_size()
-        if width <= 0 or height <= 0:
-            return None
-        self.camera.resize(width, height)
-        scale = self._text_scale()
-        self.renderer.set_text_scale(scale)
-        if self._font_for != (width, height, scale):
-            self._font_for = (width, height, scale)
-            self.renderer.set_font_size(self._font_px())
-        world = self.world
-        wv = world.world_vertices()
-        # Body kinds for the colours: 0 moving, 1 static, 2 kinematic (demo.draw.mesh KIND_*).
-        kinds = world.body_kind.astype(np.int64)
-        # The bodies' fills stay on the GPU; only their poses go up each frame.
-        overlay = self.renderer.overlay
-        overlay.clear()
-        self.legend = draw_world_overlays(overlay, self, wv)
-        self._scene.on_overlay(overlay, self.frame_input())
-        # After on_overlay, which may set the body colours for this frame.
-        lines, points = self.mesh.update(
-            wv, world.local_vertices, world.vertex_count, kinds, self._scene.body_colors
-        )
-        body_fills = self.mesh.body_fills(
-            world.local_vertices, world.vertex_count, kinds, self._scene.body_colors
-        )
-        poses = self.mesh.poses(world.position, world.angle)
-        bodies = (
-            body_fills,
-            self.mesh.version,
-            poses,
-            self.mesh.static_vertices,
-            self.mesh.static_key(poses),
-        )
-        fills, extra_lines, extra_points = overlay.fills(), overlay.lines(), overlay.points()
-        if len(extra_lines):
-            lines = np.concatenate([lines, extra_lines])
-        if len(extra_points):
-            points = np.concatenate([points, extra_points])
-        content = self.hud_content()
-        # The world is fitted below the top bar, whose height the labels' places depend on.
-        hud = self._layout_hud(content, width, height)
-        # The bar only grows while the scene and the size stay (a figure that wraps onto a new
-        # line and back would make the picture jump).
-        key = (id(self._scene), width, height)
-        top = max(hud.top, self._bar_top[1]) if self._bar_top[0] == key else hud.top
-        self._bar_top = (key, top)
-        if abs(top - self.camera.top) > 0.5:
-            self.camera.set_top(top)
-            content = replace(content, labels=self.labels())
-            hud = self._layout_hud(content, width, height)
-        if not hud.help_places:
-            self._help_place = None  # the help is down: it is placed again when it comes back
-        elif self._help_place is None:
-            self._help_place = self._quietest_place(hud.help_places, wv, width, height)
-            if self._help_place != content.help_place:
-                content = replace(content, help_place=self._help_place)
-                hud = self._layout_hud(content, width, height)
-        self.help_pages = hud.help_pages
-        self.hud_panels = hud.panels
-        return width, height, fills, lines, points, hud.vertices, bodies
-
-    def _layout_hud(self, content: HudContent, width: int, height: int) -> HudLayout:
-        """The text's layout; the last one again while the text, the size and the font stay
-        (most frames: the figures refresh a few times a second)."""
-        renderer = self.renderer
-        key = (width, height, renderer.text_scale, renderer.text)
-        last = self._hud_layout
-        if last is not None and last[0] == key and last[1] == content:
-            return last[2]
-        hud = layout_hud(renderer.text, content, width, height, renderer.text_scale)
-        self._hud_layout = (key, content, hud)
-        return hud
+    def redraw(self) -> None:
+        """Draw the next frame even if it is the same (the window's picture was lost)."""
+        self.composer.redraw()
 
     @property
     def help_place(self) -> tuple[bool, bool]:
         """Where the help panel is: (on the right, at the top)."""
-        return self._help_place or PLACES[0]
-
-    def _quietest_place(
-        self, places: dict[tuple[bool, bool], list[Any]], wv: np.ndarray, width: int, height: int
-    ) -> tuple[bool, bool]:
-        """The place where the help's panels cover least of what the frame will show while the
-        help is up (demo.draw.placement.shown)."""
-        atlas = self.renderer.text.atlas
-        label_boxes = [(x, y, x + atlas.text_width(t), y + atlas.line_height) for t, x, y, _ in self.labels()]
-        boxes, segments = placement.shown(
-            self.camera, self.world, self.renderer.overlay, label_boxes, wv, height
-        )
-        return placement.best_place(placement.busy_map(width, height, boxes, segments), places)
-
-    def redraw(self) -> None:
-        """Draw the next frame even if it is the same (the window's picture was lost)."""
-        self._drawn = self._still = None
-
-    def _still_key(self) -> tuple[Any, ...]:
-        """What the frame is built from besides input: the scene, its bodies' poses and sleep,
-        the view and size, the cursor, the help, the text and the heads-up figures."""
-        world, scene = self.world, self._scene
-        n = world.body_count
-        return (
-            id(scene),
-            n,
-            world.position[:n].tobytes(),
-            world.angle[:n].tobytes(),
-            world.sleeping[:n].tobytes(),
-            world.solver,
-            self.ctx.framebuffer_size(),
-            self.camera.matrix().tobytes(),
-            tuple(self.cursor_window),
-            self.help_alpha,
-            self.help_page,
-            self.help_brief,
-            self.paused,
-            self.time_scale,
-            self.message,
-            self.hud_figures,
-            tuple(scene.status),
-            tuple(self.show.items()),
-            frozenset(self.held),
-            len(self.projectiles) + len(self.flashes),
-            self.pending_solver,
-            readout.pending_line(self) if self.pending is not None else None,
-        )
+        return self.composer.help_place or PLACES[0]
 
     def labels(self) -> list[tuple[str, float, float, Any]]:
-        """The overlay labels as (text, pixel x, pixel y of the top-left corner, colour): each
-        at the first of its places where its box is in the picture (below the top bar), else
-        at its first."""
-        atlas = self.renderer.text.atlas
-        camera = self.camera
-        labels = []
-        for label, color, places in self.renderer.overlay.labels():
-            width, height = atlas.text_width(label), atlas.line_height
-            corners = []
-            for point, (ax, ay) in places:
-                px, py = camera.world_to_screen(point)
-                corners.append((float(px - ax * width), float(py - ay * height)))
-            inside = [
-                (x, y)
-                for x, y in corners
-                if x >= 0.0 and y >= camera.top and x + width <= camera.width and y + height <= camera.height
-            ]
-            x, y = (inside or corners)[0]
-            labels.append((label, x, y, color))
-        return labels
+        """The overlay labels as (text, pixel x, pixel y of the top-left corner, colour)
+        (demo.draw.compose.labels)."""
+        return compose.labels(self)
 
     def hud_content(self) -> HudContent:
         """This frame's text (demo.readout)."""
