@@ -16,6 +16,7 @@ gets the interpreter back within a millisecond of asking.
 
 from __future__ import annotations
 
+import ctypes
 import gc
 import json
 import os
@@ -42,6 +43,25 @@ ERROR_LINES = 12
 #: Bodies of a scene with a body count (``--bodies``) when its job is run only to load its
 #: kernels, not to show it.
 LOAD_BODIES = 24
+
+
+#: Linux's prctl option that names the calling thread (<linux/prctl.h>), and the longest name it
+#: keeps in bytes (the rest is cut).
+PR_SET_NAME, THREAD_NAME_BYTES = 15, 15
+
+
+def name_os_thread() -> None:
+    """Give the calling thread its Python name (``threading.Thread(name=...)``, cut to
+    THREAD_NAME_BYTES) where the system shows threads (/proc/PID/task/TID/comm, ``top -H``), so
+    each thread's CPU time can be told apart; every thread of a Python process is otherwise
+    called "python". Linux only; elsewhere, or if the call fails, nothing changes."""
+    if not sys.platform.startswith("linux"):
+        return
+    name = threading.current_thread().name.encode("ascii", "replace")[:THREAD_NAME_BYTES]
+    try:
+        ctypes.CDLL(None).prctl(PR_SET_NAME, ctypes.c_char_p(name), 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
 
 
 def settle_heap() -> None:
@@ -115,7 +135,7 @@ class Loader:
         #: Kernels compiled in this process (not loaded from the cache): the child should have
         #: compiled them all; each one here is a pause, named in --profile.
         self.compiled_here: Any = None
-        self._worker = threading.Thread(target=self._work, name="polycolly-loader", daemon=True)
+        self._worker = threading.Thread(target=self._work, name="pc-loader", daemon=True)
 
     # -- the drawing thread's side --------------------------------------------------------------
 
@@ -197,6 +217,7 @@ class Loader:
     # -- the worker ------------------------------------------------------------------------------
 
     def _work(self) -> None:
+        name_os_thread()
         if hasattr(os, "setpriority"):
             # This thread only (Linux threads have their own niceness): the drawing thread, and
             # the rasteriser's, come first when the processor is short.
@@ -278,10 +299,11 @@ class Loader:
         except OSError as exc:
             self._child_failed(f"cannot start the warm-up process ({exc})")
             return
-        threading.Thread(target=self._read_events, name="polycolly-warmup-out", daemon=True).start()
-        threading.Thread(target=self._read_errors, name="polycolly-warmup-err", daemon=True).start()
+        threading.Thread(target=self._read_events, name="pc-warmup-out", daemon=True).start()
+        threading.Thread(target=self._read_errors, name="pc-warmup-err", daemon=True).start()
 
     def _read_events(self) -> None:
+        name_os_thread()
         child = self._child
         assert child is not None and child.stdout is not None
         for line in child.stdout:
@@ -308,6 +330,7 @@ class Loader:
             self._lock.notify_all()
 
     def _read_errors(self) -> None:
+        name_os_thread()
         child = self._child
         assert child is not None and child.stderr is not None
         for line in child.stderr:
