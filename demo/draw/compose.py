@@ -130,7 +130,7 @@ class Composer:
         self.bar_top = (key, top)
         if abs(top - camera.top) > 0.5:
             camera.set_top(top)
-            content = replace(content, labels=labels(app))
+            content = replace(content, labels=app.labels())
             hud = self.layout(app, content, width, height)
         if not hud.help_places:
             self.help_place = None  # the help is down: it is placed again when it comes back
@@ -162,7 +162,7 @@ class Composer:
         each) cover least of what the frame will show while the help is up
         (demo.draw.placement.shown); ``wv``: the bodies' world vertices."""
         atlas = app.renderer.text.atlas
-        label_boxes = [(x, y, x + atlas.text_width(t), y + atlas.line_height) for t, x, y, _ in labels(app)]
+        label_boxes = [(x, y, x + atlas.text_width(t), y + atlas.line_height) for t, x, y, _ in app.labels()]
         overlay = app.renderer.overlay
         boxes, segments = placement.shown(app.camera, app.world, overlay, label_boxes, wv, height)
         return placement.best_place(placement.busy_map(width, height, boxes, segments), places)
