@@ -19,7 +19,7 @@ from numba import njit, types
 from numba.core import config
 from numba.extending import intrinsic
 
-from collision import checks
+from collision import checks, interpreter
 from collision.geometry import Index
 
 #: The stages of a step, in the order the iterative solver runs them (Box2D v3's names where
@@ -91,6 +91,12 @@ else:
         """Now, in ticks of the time-stamp counter (see :func:`ticks_per_second`)."""
         return _read_cycle_counter()  # type: ignore[call-arg]  # numba supplies typingctx
 
+    def _interpreted_clock() -> int:
+        """:func:`clock` while the engine is interpreted (the counter is an LLVM intrinsic)."""
+        return int(time.perf_counter_ns() * ticks_per_second() * 1e-9)
+
+    interpreter.stand_in(clock, _interpreted_clock)
+
 
 @njit(cache=True)
 def start_clock(ticks: np.ndarray) -> int:
@@ -125,12 +131,13 @@ def ticks_per_second() -> float:
         if config.DISABLE_JIT:  # type: ignore[attr-defined]
             _RATE.append(1e9)
         else:
-            clock()  # load or compile it before timing it
-            t0 = time.perf_counter()
-            c0 = clock()
-            time.sleep(0.02)
-            c1 = clock()
-            t1 = time.perf_counter()
+            with interpreter.compiled_here():  # the counter itself, even while interpreted
+                clock()  # load or compile it before timing it
+                t0 = time.perf_counter()
+                c0 = clock()
+                time.sleep(0.02)
+                c1 = clock()
+                t1 = time.perf_counter()
             _RATE.append((c1 - c0) / (t1 - t0))
     return _RATE[0]
 
