@@ -190,10 +190,29 @@ class App(Simulation):
         assert self.loader is not None
         # A scene still waiting for the compiler (a first run) is passed over for this newer
         # one: the user would wait minutes for each in turn. One that can be built is shown.
-        self.builds = deque(build for build in self.builds if not self.loader.withdraw(build[1]))
-        needs = () if scenes.is_scene_file(scenes.resolve(name)) else (f"scene:{scenes.resolve(name)}",)
+        self.builds = deque(
+            build for build in self.builds if not self.loader.withdraw(build[1]) and not self._waits(build[1])
+        )
+        # A scene file has no warm-up job of its own: it is built once the plan is known.
+        file = scenes.is_scene_file(scenes.resolve(name))
+        needs = () if file else (f"scene:{scenes.resolve(name)}",)
         build = partial(_built_with_mesh, name, seed, bodies, self.renderer.text.atlas)
-        self.builds.append((name, self.loader.submit(f"build {name}", build, needs)))
+        self.builds.append((name, self.loader.submit(f"build {name}", build, needs, interpreted=not file)))
+
+    def _waits(self, ticket: Ticket) -> bool:
+        """Whether a built scene waits for its kernels (too large to run interpreted)."""
+        assert self.loader is not None
+        if not ticket.done or ticket.error is not None:
+            return False
+        return not self.loader.shows_now(ticket.result[0].world, ticket.needs)
+
+    def scene_jobs(self) -> tuple[str, ...]:
+        """The warm-up jobs whose kernels the scene on screen runs on (demo.warmup.Job keys)."""
+        name = scenes.resolve(self.scene.name)
+        jobs: tuple[str, ...] = () if scenes.is_scene_file(name) else (f"scene:{name}",)
+        if self.world.solver != self.scene.own_solver:
+            jobs += (f"solver:{self.world.solver}",)
+        return jobs
 
     @property
     def pending(self) -> Ticket | None:
@@ -225,7 +244,7 @@ class App(Simulation):
     def _poll_pending(self) -> None:
         """Take the oldest finished build (one a frame: each scene is drawn) or a solver that
         has become ready."""
-        if self.builds and self.builds[0][1].done:
+        if self.builds and self.builds[0][1].done and not self._waits(self.builds[0][1]):
             _, ticket = self.builds.popleft()
             if ticket.error is not None:
                 self.say(str(ticket.error) if isinstance(ticket.error, ValueError) else repr(ticket.error))
@@ -364,6 +383,8 @@ class App(Simulation):
 
         self._process_input()
         self._poll_pending()
+        if self.loader is not None:
+            self.loader.use_compiled(self.scene_jobs())
         # The physics of one frame sees one cursor, in world units: the window's size is queried
         # live from the window system and may change while the frame runs (a resize in flight),
         # so the cursor is pinned here, recorded, and a replay pins the same one.

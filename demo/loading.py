@@ -10,6 +10,11 @@ compiled yet has the child compile them next, and can be taken back while it wai
 (:meth:`Loader.withdraw`). The drawing thread only asks questions (:meth:`Loader.ready`,
 :meth:`Loader.progress`) and polls :class:`Ticket`s.
 
+On a first run the engine is interpreted meanwhile (collision.interpreter): a scene of a few
+dozen bodies runs as plain Python at once, while the worker loads the compiled kernels as the
+child finishes them (in compiled mode, on its own thread); the drawing thread puts the compiled
+kernels back (:meth:`Loader.use_compiled`) once the scene on screen has them.
+
 While the worker has work, Python's thread switch interval is shortened, so the drawing thread
 gets the interpreter back within a millisecond of asking.
 """
@@ -30,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from collision import interpreter
 from demo import catalog, warmup
 from demo.warmup import Job
 
@@ -43,6 +49,9 @@ ERROR_LINES = 12
 #: Bodies of a scene with a body count (``--bodies``) when its job is run only to load its
 #: kernels, not to show it.
 LOAD_BODIES = 24
+#: While the kernels compile, a scene with at most this many bodies runs interpreted (a step of
+#: the 20-body default scene takes 2 ms as plain Python, 44 bodies 17 ms, 211 bodies 170 ms).
+INTERPRETED_MAX_BODIES = 32
 
 
 #: Linux's prctl option that names the calling thread (<linux/prctl.h>), and the longest name it
@@ -85,6 +94,8 @@ class Ticket:
     label: str
     needs: tuple[str, ...]
     run: Callable[[], Any]
+    #: Whether it may run on the interpreted engine before the jobs it needs are compiled.
+    interpreted: bool = False
     done: bool = False
     result: Any = None
     error: BaseException | None = None
@@ -98,7 +109,7 @@ class Progress:
     ``jobs``: job keys in order; ``compiled_jobs`` / ``loaded_jobs``: those the child has
     finished and those the program has loaded; ``cold``: a child is (or was) compiling;
     ``failure``: why the child failed (the program then compiles itself); ``seconds``: since
-    the loader started.
+    the loader started; ``interpreted``: the engine runs as plain Python meanwhile.
     """
 
     compiled: int = 0
@@ -109,24 +120,34 @@ class Progress:
     cold: bool | None = None
     failure: str = ""
     seconds: float = 0.0
+    interpreted: bool = False
 
 
 class Loader:
     """The worker thread and the warm-up child for a program starting in scene ``start``.
 
     ``seed``, ``bodies``: the first scene's (its jobs are run with them); ``solver``: the first
-    scene's solver if not its own. Call :meth:`start`, then :meth:`submit` requests; :meth:`close`
-    at the end (it stops the child).
+    scene's solver if not its own; ``interpret``: on a first run, interpret the engine until the
+    kernels are compiled. Call :meth:`start`, then :meth:`submit` requests; :meth:`close` at the
+    end (it stops the child and puts the compiled kernels back).
     """
 
     def __init__(
-        self, start: str, seed: int = 0, bodies: int | None = None, solver: str | None = None
+        self,
+        start: str,
+        seed: int = 0,
+        bodies: int | None = None,
+        solver: str | None = None,
+        interpret: bool = False,
     ) -> None:
         self.start_scene, self.seed, self.bodies, self.solver = start, seed, bodies, solver
+        self.interpret = interpret
         self._lock = threading.Condition()
         self._progress = Progress()
         self._tickets: deque[Ticket] = deque()
         self._plan: list[Job] = []
+        #: Jobs of scenes built interpreted: loaded once compiled, so that they run compiled.
+        self._wanted: set[str] = set()
         self._child: subprocess.Popen[str] | None = None
         self._errors: deque[str] = deque(maxlen=ERROR_LINES)
         self._closed = False
@@ -142,10 +163,14 @@ class Loader:
     def start(self) -> None:
         self._worker.start()
 
-    def submit(self, label: str, run: Callable[[], Any], needs: tuple[str, ...] = ()) -> Ticket:
+    def submit(
+        self, label: str, run: Callable[[], Any], needs: tuple[str, ...] = (), interpreted: bool = False
+    ) -> Ticket:
         """Run ``run()`` on the worker once the jobs ``needs`` (keys such as "scene:pile") are
-        ready, before any further warm-up; its result (or exception) lands in the ticket."""
-        ticket = Ticket(label, tuple(needs), run)
+        ready, before any further warm-up; its result (or exception) lands in the ticket.
+        ``interpreted``: while the engine is interpreted, run it at once (on the interpreted
+        engine) instead of waiting for the jobs."""
+        ticket = Ticket(label, tuple(needs), run, interpreted)
         with self._lock:
             self._tickets.append(ticket)
             waiting = [key for key in ticket.needs if not self._compiled(key)]
@@ -182,6 +207,25 @@ class Loader:
             planned = {job.key for job in self._plan}
             return all(key in self._progress.loaded_jobs or key not in planned for key in keys)
 
+    def shows_now(self, world: Any, needs: tuple[str, ...]) -> bool:
+        """Whether a scene with ``world`` (built) and jobs ``needs`` can run now: its jobs are
+        loaded, or the engine is interpreted and the scene small enough to run so."""
+        if interpreter.is_installed() and world.body_count <= INTERPRETED_MAX_BODIES:
+            return True
+        return self.ready(*needs)
+
+    def use_compiled(self, needs: tuple[str, ...]) -> bool:
+        """Put the compiled kernels back (drawing thread, between frames) once the jobs
+        ``needs`` of the scene on screen are loaded; whether the engine is compiled now."""
+        if not interpreter.is_installed():
+            return True
+        if not self.ready(*needs):
+            return False
+        interpreter.uninstall()
+        with self._lock:
+            self._progress.interpreted = False
+        return True
+
     def progress(self) -> Progress:
         """A copy of the warm-up's progress."""
         with self._lock:
@@ -195,6 +239,7 @@ class Loader:
                 p.cold,
                 p.failure,
                 time.monotonic() - self._started,
+                p.interpreted,
             )
 
     @property
@@ -213,6 +258,7 @@ class Loader:
         if child is not None and child.poll() is None:
             child.kill()
         sys.setswitchinterval(self._default_interval)
+        interpreter.uninstall()
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -227,9 +273,6 @@ class Loader:
                 pass
         try:
             self._prepare()
-            with self._lock:
-                while not self._plan and not self._closed:
-                    self._lock.wait()  # the child's first lines
             while True:
                 item = self._next()
                 if item is None:
@@ -254,8 +297,12 @@ class Loader:
         try:
             cold = not warmup.is_warm()  # imports the engine (no kernel is compiled)
             self.compiled_here = warmup.CompileCounter()
+            if cold and self.interpret and not warmup.jit_disabled():
+                interpreter.install()
             with self._lock:
                 self._progress.cold = cold
+                self._progress.interpreted = interpreter.is_installed()
+                self._lock.notify_all()
             if cold:
                 self._spawn()
                 return
@@ -360,14 +407,17 @@ class Loader:
         with self._lock:
             while not self._closed:
                 for ticket in list(self._tickets):
-                    if all(self._compiled(key) for key in ticket.needs):
+                    # Until the child's first lines give the plan, only an interpreted ticket
+                    # knows it can run.
+                    compiled = bool(self._plan) and all(self._compiled(key) for key in ticket.needs)
+                    if compiled or (ticket.interpreted and interpreter.is_installed()):
                         self._tickets.remove(ticket)
                         return ticket
                 # Ahead of need: the first scene and what `m` needs; a scene's job waits for
                 # its scene to be asked for (loading every scene would keep a core busy).
                 loaded = self._progress.loaded_jobs
                 for job in self._plan:
-                    ahead = job.kind != "scene" or job.scene == self.start_scene
+                    ahead = job.kind != "scene" or job.scene == self.start_scene or job.key in self._wanted
                     if ahead and job.key not in loaded and self._compiled(job.key):
                         return job
                 self._lock.wait()
@@ -378,11 +428,19 @@ class Loader:
             self._load(item)
             return
         try:
-            for key in item.needs:
-                job = next((j for j in self._plan if j.key == key), None)
-                if job is not None:
-                    self._load(job)
-            item.result = item.run()
+            with self._lock:
+                compiled = bool(self._plan) and all(self._compiled(key) for key in item.needs)
+            if not compiled:  # an interpreted ticket (see submit)
+                with self._lock:
+                    self._wanted.update(item.needs)
+                item.result = item.run()
+            else:
+                with interpreter.compiled_here():
+                    for key in item.needs:
+                        job = next((j for j in self._plan if j.key == key), None)
+                        if job is not None:
+                            self._load(job)
+                    item.result = item.run()
         except Exception as exc:  # the ticket carries it to the drawing thread
             item.error = exc
         item.done = True
@@ -398,7 +456,9 @@ class Loader:
             # The same kernels load for a few bodies as for the scene's thousand, at a fraction
             # of the building and stepping, which holds Python's lock beside the frames.
             bodies = LOAD_BODIES
-        warmup.exercise(job, self.seed if job.scene == self.start_scene else 0, bodies, warmup.LOAD_FRAMES)
+        seed = self.seed if job.scene == self.start_scene else 0
+        with interpreter.compiled_here():
+            warmup.exercise(job, seed, bodies, warmup.LOAD_FRAMES)
         with self._lock:
             self._progress.loaded_jobs.add(job.key)
             self._lock.notify_all()

@@ -27,6 +27,9 @@ def hud_content(app: Any) -> HudContent:
     status = list(app.scene.status)
     if app.pending is not None:
         status.insert(0, pending_line(app))
+    compiling = compile_line(app)
+    if compiling:
+        status.insert(0, compiling)
     if app.pending_solver is not None:
         status.insert(
             0, f"solver {app.pending_solver}: its kernels are still compiling; it takes over when ready"
@@ -53,6 +56,17 @@ def scene_texts(scene: Any) -> list[str]:
     thread (demo.draw.text.GlyphAtlas.learn_kerning)."""
     rows = [*controls.help_rows(scene), *BRIEF_HELP]
     return [*scene.help, *scene.status, *(text for row in rows for text in row)]
+
+
+def compile_line(app: Any) -> str:
+    """On a first run while the engine is interpreted: what is happening ("" otherwise)."""
+    if app.loader is None:
+        return ""
+    p = app.loader.progress()
+    if not p.interpreted:
+        return ""
+    done = f", {p.compiled} kernels so far" if p.compiled else ""
+    return f"first run: physics as plain Python while numba compiles the engine ({p.seconds:.0f} s{done})"
 
 
 def pending_line(app: Any) -> str:

@@ -21,8 +21,10 @@ import os
 import sys
 import time
 from collections import deque
+from functools import partial
 from typing import Any
 
+from collision import interpreter
 from demo import catalog, warmup
 from demo import recording as recording_file
 
@@ -174,13 +176,18 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
         show(["polycolly", "Starting..."], None)
         first_frame_s = seconds_since_start()
         frames = 1
-        loader = Loader(args.scene, args.seed, args.bodies, args.solver)
+        loader = Loader(args.scene, args.seed, args.bodies, args.solver, interpret=True)
         loader.start()
         renderer.prime(ctx.framebuffer, *ctx.framebuffer_size())
         atlas = renderer.text.atlas
-        ticket = loader.submit("the first scene", lambda: _build_first(args, atlas), needs=_first_needs(args))
+        needs = _first_needs(args)
+        build = partial(_build_first, args, atlas)
+        interpreted = not catalog.is_scene_file(catalog.resolve(args.scene))
+        ticket = loader.submit("the first scene", build, needs=needs, interpreted=interpreted)
         next_frame = time.perf_counter()
-        while not ticket.done:
+        # A first run shows a small scene as soon as it is built (interpreted); a large one
+        # waits for its kernels.
+        while not ticket.done or (ticket.error is None and not loader.shows_now(ticket.result.world, needs)):
             show(*progress_lines(loader, args.scene))
             frames += 1
             next_frame = max(next_frame + 1.0 / STARTUP_FRAME_RATE, time.perf_counter())
@@ -188,6 +195,7 @@ def run_window(args: argparse.Namespace, out: Any = sys.stdout) -> int:
                 return 0
         if ticket.error is not None:
             raise ticket.error
+        loader.use_compiled(needs)
         return _run_frames(
             args,
             ctx,
@@ -285,6 +293,8 @@ def _run_frames(
     swap_ms: list[float] = []
     interval_ms: list[float] = []
     first_scene_s = None
+    compiled_s = None  # when the compiled engine took over from the interpreted one
+    interpreted_frames = 0  # frames whose physics ran interpreted (a first run)
     # (frame ms, the scene and what happened in the frame, where its time went in ms)
     slow: list[tuple[float, str, dict[str, float]]] = []
     pauses = CollectorPauses()
@@ -337,6 +347,11 @@ def _run_frames(
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
+        interpreted_frames += interpreter.is_installed()
+        if compiled_s is None and not interpreter.is_installed():
+            compiled_s = seconds_since_start()
+            if args.profile:  # the frames run on the compiled engine from here on
+                print(json.dumps({"compiled_s": round(compiled_s, 3)}), file=out, flush=True)
         if pacer is not None and app.running:
             pacer.wait(ctx)
     pauses.stop()
@@ -360,9 +375,14 @@ def _run_frames(
             "backend": ctx.kind,
             "startup_s": round(first_frame_s, 3) if first_frame_s is not None else None,
             "scene_s": round(first_scene_s, 3) if first_scene_s is not None else None,
+            "compiled_s": round(compiled_s, 3) if compiled_s is not None else None,
+            "interpreted_frames": interpreted_frames,
             # Frames drawn before the scene: the start-up panel kept being drawn meanwhile.
             "startup_frames": startup[1],
             "kernels_compiled": loader.progress().compiled if loader is not None else None,
+            # The warm-up's jobs this process loaded, and why the warm-up failed if it did.
+            "jobs_loaded": sorted(loader.progress().loaded_jobs) if loader is not None else None,
+            "warmup_failure": loader.progress().failure if loader is not None else None,
             "kernels_compiled_in_program": (
                 loader.compiled_here.names
                 if loader is not None and loader.compiled_here is not None

@@ -12,9 +12,9 @@ real window on its own Xvfb server and drives it with xdotool as a user would:
 4. Esc (``esc_s``: from sending the key to the process's end).
 
 It prints, from the program's ``--profile`` report and its own clocks: ``startup_s`` (the
-progress frame, since the process started), ``scene_s`` (the first scene frame),
-``frame_ms_max`` (the longest frame after the first scene frame), ``idle_cpu_s``,
-``rest_cpu_s``, ``esc_s``,
+progress frame, since the process started), ``scene_s`` (the first scene frame), ``compiled_s``
+(cold: when the compiled engine took over from the interpreted one), ``frame_ms_max`` (the
+longest frame after the first scene frame), ``idle_cpu_s``, ``rest_cpu_s``, ``esc_s``,
 ``shown`` (scenes that came on screen, of ``expected``) and the slowest frames. ``--cold`` runs
 with an empty numba cache (``NUMBA_CACHE_DIR`` a new folder): the warm-up child compiles while
 the program runs; a cold round first starts the program once more and presses Esc 3 s into
@@ -230,6 +230,10 @@ def program_round(cold: bool = False) -> dict[str, Any]:
     result.update(
         startup_s=report["startup_s"],
         scene_s=report["scene_s"],
+        compiled_s=report.get("compiled_s"),
+        interpreted_frames=report.get("interpreted_frames"),
+        jobs_loaded=report.get("jobs_loaded"),
+        warmup_failure=report.get("warmup_failure"),
         frame_ms_max=report["frame_ms_max"],
         frame_ms_median=report["frame_ms_median"],
         shown=len(shown),
@@ -246,7 +250,8 @@ def describe(measured: dict[str, Any]) -> str:
     cold = "cold" if measured["cold"] else "warm"
     head = [
         f"program ({cold}): progress frame {measured['startup_s']} s, scene {measured['scene_s']} s, "
-        f"frame_ms_max {measured['frame_ms_max']} (median {measured['frame_ms_median']}), "
+        + (f"compiled engine from {measured['compiled_s']} s, " if measured["cold"] else "")
+        + f"frame_ms_max {measured['frame_ms_max']} (median {measured['frame_ms_median']}), "
         f"idle {IDLE_S:.0f} s {measured['idle_cpu_s']} CPU-s (at rest {measured['rest_cpu_s']}), "
         f"Esc {measured['esc_s']} s"
         + (f" (while compiling {measured['esc_compiling_s']} s)" if "esc_compiling_s" in measured else "")

@@ -196,6 +196,7 @@ def still_key(app: Any) -> tuple[Any, ...]:
         len(app.projectiles) + len(app.flashes),
         app.pending_solver,
         readout.pending_line(app) if app.pending is not None else None,
+        readout.compile_line(app),
     )
 
 
