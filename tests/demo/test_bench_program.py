@@ -35,6 +35,7 @@ def test_a_round_is_described_on_one_line_with_its_slowest_frames() -> None:
         "esc_s": 0.15,
         "startup_s": 0.9,
         "scene_s": 3.1,
+        "compiled_s": 88.2,
         "frame_ms_max": 61.5,
         "frame_ms_median": 11.0,
         "shown": 22,
@@ -44,7 +45,9 @@ def test_a_round_is_described_on_one_line_with_its_slowest_frames() -> None:
         "load": [1.5, 2.0],
     }
     first, slowest = program.describe(measured).splitlines()
-    assert first.startswith("program (cold): progress frame 0.9 s, scene 3.1 s, frame_ms_max 61.5")
+    assert first.startswith(
+        "program (cold): progress frame 0.9 s, scene 3.1 s, compiled engine from 88.2 s, frame_ms_max 61.5"
+    )
     assert "2.4 CPU-s (at rest 0.4)" in first and "Esc 0.15 s (while compiling 0.12 s)" in first
     assert "scenes shown 22/23 (out of order)" in first and "load average 1.5 -> 2.0" in first
     assert "pile (frame 9): shown" in slowest
