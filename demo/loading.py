@@ -35,7 +35,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from collision import interpreter
 from demo import catalog, warmup
 from demo.warmup import Job
 
@@ -71,6 +70,19 @@ def name_os_thread() -> None:
         ctypes.CDLL(None).prctl(PR_SET_NAME, ctypes.c_char_p(name), 0, 0, 0)
     except (OSError, AttributeError):
         pass
+
+
+def interpreted() -> bool:
+    """Whether the engine runs interpreted (collision.interpreter installed): asked without
+    importing the engine, which the first frame does not wait for."""
+    module = sys.modules.get("collision.interpreter")
+    return module is not None and bool(module.is_installed())
+
+
+def _interpreter() -> Any:
+    from collision import interpreter  # noqa: PLC0415 - the engine, after the first frame
+
+    return interpreter
 
 
 def settle_heap() -> None:
@@ -210,18 +222,18 @@ class Loader:
     def shows_now(self, world: Any, needs: tuple[str, ...]) -> bool:
         """Whether a scene with ``world`` (built) and jobs ``needs`` can run now: its jobs are
         loaded, or the engine is interpreted and the scene small enough to run so."""
-        if interpreter.is_installed() and world.body_count <= INTERPRETED_MAX_BODIES:
+        if interpreted() and world.body_count <= INTERPRETED_MAX_BODIES:
             return True
         return self.ready(*needs)
 
     def use_compiled(self, needs: tuple[str, ...]) -> bool:
         """Put the compiled kernels back (drawing thread, between frames) once the jobs
         ``needs`` of the scene on screen are loaded; whether the engine is compiled now."""
-        if not interpreter.is_installed():
+        if not interpreted():
             return True
         if not self.ready(*needs):
             return False
-        interpreter.uninstall()
+        _interpreter().uninstall()
         with self._lock:
             self._progress.interpreted = False
         return True
@@ -258,7 +270,8 @@ class Loader:
         if child is not None and child.poll() is None:
             child.kill()
         sys.setswitchinterval(self._default_interval)
-        interpreter.uninstall()
+        if interpreted():
+            _interpreter().uninstall()
 
     # -- the worker ------------------------------------------------------------------------------
 
@@ -298,10 +311,10 @@ class Loader:
             cold = not warmup.is_warm()  # imports the engine (no kernel is compiled)
             self.compiled_here = warmup.CompileCounter()
             if cold and self.interpret and not warmup.jit_disabled():
-                interpreter.install()
+                _interpreter().install()
             with self._lock:
                 self._progress.cold = cold
-                self._progress.interpreted = interpreter.is_installed()
+                self._progress.interpreted = interpreted()
                 self._lock.notify_all()
             if cold:
                 self._spawn()
@@ -410,7 +423,7 @@ class Loader:
                     # Until the child's first lines give the plan, only an interpreted ticket
                     # knows it can run.
                     compiled = bool(self._plan) and all(self._compiled(key) for key in ticket.needs)
-                    if compiled or (ticket.interpreted and interpreter.is_installed()):
+                    if compiled or (ticket.interpreted and interpreted()):
                         self._tickets.remove(ticket)
                         return ticket
                 # Ahead of need: the first scene and what `m` needs; a scene's job waits for
@@ -435,7 +448,7 @@ class Loader:
                     self._wanted.update(item.needs)
                 item.result = item.run()
             else:
-                with interpreter.compiled_here():
+                with _interpreter().compiled_here():
                     for key in item.needs:
                         job = next((j for j in self._plan if j.key == key), None)
                         if job is not None:
@@ -457,7 +470,7 @@ class Loader:
             # of the building and stepping, which holds Python's lock beside the frames.
             bodies = LOAD_BODIES
         seed = self.seed if job.scene == self.start_scene else 0
-        with interpreter.compiled_here():
+        with _interpreter().compiled_here():
             warmup.exercise(job, seed, bodies, warmup.LOAD_FRAMES)
         with self._lock:
             self._progress.loaded_jobs.add(job.key)

@@ -24,7 +24,6 @@ from collections import deque
 from functools import partial
 from typing import Any
 
-from collision import interpreter
 from demo import catalog, warmup
 from demo import recording as recording_file
 
@@ -265,6 +264,7 @@ def _run_frames(
     scene: Any = None,
     startup: tuple[float | None, int] = (None, 0),
 ) -> int:
+    from demo import loading  # noqa: PLC0415
     from demo.app import App  # noqa: PLC0415 - after the context chose PyOpenGL's platform
 
     recording = getattr(args, "recording", None)
@@ -347,8 +347,9 @@ def _run_frames(
             first_scene_s = seconds_since_start()
             if args.profile:  # for a harness watching the start-up: the scene is on screen
                 print(json.dumps({"scene_on_screen_s": round(first_scene_s, 3)}), file=out, flush=True)
-        interpreted_frames += interpreter.is_installed()
-        if compiled_s is None and not interpreter.is_installed():
+        interpreted = loading.interpreted()
+        interpreted_frames += interpreted
+        if compiled_s is None and not interpreted:
             compiled_s = seconds_since_start()
             if args.profile:  # the frames run on the compiled engine from here on
                 print(json.dumps({"compiled_s": round(compiled_s, 3)}), file=out, flush=True)

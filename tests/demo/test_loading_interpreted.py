@@ -84,3 +84,15 @@ def test_a_first_runs_loader_builds_and_runs_small_scenes_before_any_compile(tmp
     assert result["still_installed"]
     assert result["compiled_here"] == [], "this process compiled kernels itself"
     assert result["after_close"] is False
+
+
+def test_the_start_up_frame_does_not_wait_for_the_engine() -> None:
+    """What the window program imports before its first frame (demo.run, demo.loading) leaves
+    numba and the engine out: importing them takes about half a second."""
+    check = (
+        "import sys, demo.run, demo.loading\nprint([m for m in ('numba', 'collision') if m in sys.modules])"
+    )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
