@@ -22,6 +22,24 @@ from collision import World, geometry, interpreter
 
 ROOT = Path(__file__).resolve().parents[2]
 
+#: The start of a child process's script: every kernel numba compiles there lands in ``compiled``.
+COUNT_COMPILES = textwrap.dedent(
+    """
+    from numba.core import event
+
+    compiled = []
+
+    class Count(event.Listener):
+        def on_start(self, ev):
+            pass
+
+        def on_end(self, ev):
+            compiled.append(str(ev.data.get("dispatcher")))
+
+    event.register("numba:compile", Count())
+    """
+)
+
 #: A small scene with resting, sliding and colliding bodies, built the same way here and in
 #: the child process.
 SCENE = """
@@ -56,23 +74,13 @@ def test_an_interpreted_world_compiles_nothing_and_matches_the_compiled_one(tmp_
     """In a process with an empty numba cache: install, build, 120 steps. No kernel is
     compiled, the bodies touched, and the state is bit for bit the compiled world's."""
     child = (
-        textwrap.dedent(
+        COUNT_COMPILES
+        + textwrap.dedent(
             """
-        import json
-        from numba.core import event
-        from collision import interpreter
-        compiled = []
-
-        class Count(event.Listener):
-            def on_start(self, ev):
-                pass
-
-            def on_end(self, ev):
-                compiled.append(str(ev.data.get("dispatcher")))
-
-        event.register("numba:compile", Count())
-        interpreter.install()
-        """
+            import json
+            from collision import interpreter
+            interpreter.install()
+            """
         )
         + SCENE
         + textwrap.dedent(

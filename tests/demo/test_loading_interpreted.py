@@ -13,29 +13,19 @@ import sys
 import textwrap
 from pathlib import Path
 
+from tests.collision.test_interpreter import COUNT_COMPILES
+
 ROOT = Path(__file__).resolve().parents[2]
 
-CHILD = textwrap.dedent(
+CHILD = COUNT_COMPILES + textwrap.dedent(
     """
     import json
     import time
-
-    from numba.core import event
 
     from collision import interpreter
     from demo import scenes
     from demo.loading import INTERPRETED_MAX_BODIES, Loader
 
-    compiled = []
-
-    class Count(event.Listener):
-        def on_start(self, ev):
-            pass
-
-        def on_end(self, ev):
-            compiled.append(str(ev.data.get("dispatcher")))
-
-    event.register("numba:compile", Count())
     loader = Loader("rigid", interpret=True)
     loader.start()
     small = loader.submit("rigid", lambda: scenes.build_scene("rigid"), ("scene:rigid",), interpreted=True)
