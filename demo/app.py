@@ -31,7 +31,7 @@ from demo.draw.mesh import BodyMesh
 from demo.draw.placement import PLACES
 from demo.draw.render import Renderer
 from demo.draw.text import GlyphAtlas
-from demo.loading import Loader, Ticket
+from demo.loading import Loader, Ticket, interpreted
 from demo.recording import MAX_FRAME_DT  # the longest frame taken into account, live or replayed
 from demo.scenes import Scene
 from demo.scenes.base import FrameInput
@@ -383,7 +383,7 @@ class App(Simulation):
 
         self._process_input()
         self._poll_pending()
-        if self.loader is not None:
+        if self.loader is not None and interpreted():
             self.loader.use_compiled(self.scene_jobs())
         # The physics of one frame sees one cursor, in world units: the window's size is queried
         # live from the window system and may change while the frame runs (a resize in flight),
