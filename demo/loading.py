@@ -121,7 +121,7 @@ class Progress:
     ``jobs``: job keys in order; ``compiled_jobs`` / ``loaded_jobs``: those the child has
     finished and those the program has loaded; ``cold``: a child is (or was) compiling;
     ``failure``: why the child failed (the program then compiles itself); ``seconds``: since
-    the loader started; ``interpreted``: the engine runs as plain Python meanwhile.
+    the loader started.
     """
 
     compiled: int = 0
@@ -132,7 +132,6 @@ class Progress:
     cold: bool | None = None
     failure: str = ""
     seconds: float = 0.0
-    interpreted: bool = False
 
 
 class Loader:
@@ -234,8 +233,6 @@ class Loader:
         if not self.ready(*needs):
             return False
         _interpreter().uninstall()
-        with self._lock:
-            self._progress.interpreted = False
         return True
 
     def progress(self) -> Progress:
@@ -251,7 +248,6 @@ class Loader:
                 p.cold,
                 p.failure,
                 time.monotonic() - self._started,
-                p.interpreted,
             )
 
     @property
@@ -314,7 +310,6 @@ class Loader:
                 _interpreter().install()
             with self._lock:
                 self._progress.cold = cold
-                self._progress.interpreted = interpreted()
                 self._lock.notify_all()
             if cold:
                 self._spawn()

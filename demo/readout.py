@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from demo import controls, scenes
+from demo import controls, loading, scenes
 from demo.draw.hud import SEPARATOR, HudContent
 
 #: The heads-up line's fps and physics figures are refreshed every this many frames.
@@ -60,11 +60,9 @@ def scene_texts(scene: Any) -> list[str]:
 
 def compile_line(app: Any) -> str:
     """On a first run while the engine is interpreted: what is happening ("" otherwise)."""
-    if app.loader is None:
+    if app.loader is None or not loading.interpreted():
         return ""
     p = app.loader.progress()
-    if not p.interpreted:
-        return ""
     done = f", {p.compiled} kernels so far" if p.compiled else ""
     return f"first run: physics as plain Python while numba compiles the engine ({p.seconds:.0f} s{done})"
 
