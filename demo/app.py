@@ -11,6 +11,7 @@ Import after demo.context has made a context current (this module imports demo.d
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections import deque
@@ -101,6 +102,7 @@ class App(Simulation):
         self.skip_unchanged = False
         self.drawn = True
         self._had_input = True
+        self._input_clock = -math.inf  # when the last frame with input (an event, or held) began
         #: Scenes asked for and being built on the loader's worker thread, oldest first: each
         #: is shown when built, for a frame at least, so none is passed over unseen (but one
         #: still waiting for its kernels to compile when another is asked for).
@@ -359,6 +361,10 @@ class App(Simulation):
         """The first input after the help came up: it fades out now."""
         self.help_age = max(self.help_age, HELP_SECONDS)
 
+    def seconds_without_input(self) -> float:
+        """Real seconds since the last frame that had input (an event, or anything held)."""
+        return time.perf_counter() - self._input_clock
+
     def hide_help(self) -> None:
         """Take the help away at once (scripts and tests that want the bare scene)."""
         self.help_age = HELP_SECONDS + HELP_FADE_S
@@ -382,6 +388,8 @@ class App(Simulation):
         frame_dt = self._recorded_input(min(max(float(frame_dt), 0.0), MAX_FRAME_DT))
 
         self._process_input()
+        if self._had_input or self.held:
+            self._input_clock = clock
         self._poll_pending()
         if self.loader is not None and interpreted():
             self.loader.use_compiled(self.scene_jobs())

@@ -5,6 +5,8 @@ with a progress bar while the engine's kernels compile (the first run) or load. 
 starts as soon as the kernels it needs are ready; the others get ready behind it
 (demo.loading). Frames are paced to the display: vsync where the window system has it, and
 never more than FRAME_RATE_CAP frames per second, so an idle scene leaves the processor alone.
+Where the drawing itself runs on the processor (a software rasteriser), a scene left alone is
+drawn at IDLE_SOFTWARE_RATE; a scene at rest is not drawn again at all (demo.draw.compose).
 
 Offscreen (``--headless``) everything happens in order, in this thread: the frames are the
 same whatever the machine, which ``--record`` / ``--replay`` and the tests rely on.
@@ -32,6 +34,13 @@ HEADLESS_FRAME_S = 1.0 / 60.0
 DEFAULT_HEADLESS_FRAMES = 120
 #: At most this many frames per second (a window without vsync would draw as fast as it can).
 FRAME_RATE_CAP = 60.0
+#: On a software rasteriser (no graphics processor: Mesa's llvmpipe, as under Xvfb) a frame of
+#: the default scene with its help up costs 13-17 ms of processor at 960 x 720 (llvmpipe's
+#: threads and ours), so 60 a second take most of a core: there, once IDLE_AFTER_S pass without
+#: input (no event, nothing held), frames come at most IDLE_SOFTWARE_RATE a second (film's
+#: rate); the next input brings the full rate back at once.
+IDLE_SOFTWARE_RATE = 24.0
+IDLE_AFTER_S = 1.0
 #: The start-up frames' rate: enough for a moving bar, little work beside the compiler.
 STARTUP_FRAME_RATE = 30.0
 #: Compiles (numba's own small ones included) the first scene typically needs, counted by
@@ -68,18 +77,21 @@ def median(values: list[float]) -> float | None:
 
 
 class Pacer:
-    """Sleeps so that frames start at most ``rate`` times a second (a frame that ran late is not
-    made up for: the next one starts at once, and the schedule restarts from it)."""
+    """Sleeps so that frames start at most ``rate`` times a second, or ``idle_rate`` times
+    (when given) while the scene is left alone (a frame that ran late is not made up for: the
+    next one starts at once, and the schedule restarts from it)."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(self, rate: float, idle_rate: float | None = None) -> None:
         self.period = 1.0 / rate
+        self.idle_period = 1.0 / idle_rate if idle_rate else self.period
         self.next = time.perf_counter()
 
-    def wait(self, ctx: Any = None) -> None:
+    def wait(self, ctx: Any = None, idle: bool = False) -> None:
         """Until the next frame's start. ``ctx``: a window, whose events are handled meanwhile:
         the wait ends early when the user quits (Esc or closing the window), so the frame that
-        ends the program runs at once instead of up to a frame later."""
-        self.next += self.period
+        ends the program runs at once instead of up to a frame later. ``idle``: no input for a
+        while (the idle rate applies)."""
+        self.next += self.idle_period if idle else self.period
         now = time.perf_counter()
         if self.next <= now:
             self.next = now
@@ -300,7 +312,10 @@ def _run_frames(
     pauses = CollectorPauses()
     shown: list[tuple[int, str]] = []  # (frame, scene) each time another scene is on screen
     saved = False
-    pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP)) if ctx.is_window else None
+    pacer = None
+    if ctx.is_window:
+        pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP), IDLE_SOFTWARE_RATE if app.renderer.software else None)
+    idle_frames = 0  # frames paced at the idle rate
     previous_start = None
     pauses.start()
     while app.running and (frames is None or app.frame_count < frames):
@@ -354,7 +369,9 @@ def _run_frames(
             if args.profile:  # the frames run on the compiled engine from here on
                 print(json.dumps({"compiled_s": round(compiled_s, 3)}), file=out, flush=True)
         if pacer is not None and app.running:
-            pacer.wait(ctx)
+            idle = app.seconds_without_input() > IDLE_AFTER_S
+            idle_frames += idle and pacer.idle_period != pacer.period
+            pacer.wait(ctx, idle)
     pauses.stop()
     if args.screenshot is not None and not saved:
         app.draw()  # the window closed early: draw the final state and save it
@@ -378,6 +395,9 @@ def _run_frames(
             "scene_s": round(first_scene_s, 3) if first_scene_s is not None else None,
             "compiled_s": round(compiled_s, 3) if compiled_s is not None else None,
             "interpreted_frames": interpreted_frames,
+            # Frames paced at the idle rate (a software rasteriser, no input for a while).
+            "idle_frames": idle_frames,
+            "software_rasteriser": app.renderer.software,
             # Frames drawn before the scene: the start-up panel kept being drawn meanwhile.
             "startup_frames": startup[1],
             "kernels_compiled": loader.progress().compiled if loader is not None else None,

@@ -56,15 +56,20 @@ MSAA_SAMPLES = 4
 SOFTWARE_RENDERERS = ("llvmpipe", "softpipe", "swrast", "software")
 
 
+def software_rasteriser() -> bool:
+    """Whether the current context draws on the processor (no graphics processor)."""
+    renderer = GL.glGetString(GL.GL_RENDERER)
+    name = renderer.decode("ascii", "replace").lower() if renderer else ""
+    return any(word in name for word in SOFTWARE_RENDERERS)
+
+
 def default_samples() -> int:
     """Multisampling samples for this context: MSAA_SAMPLES on a graphics processor, 1 (off) on
     a software rasteriser, or what POLYCOLLY_MSAA says."""
     forced = os.environ.get("POLYCOLLY_MSAA", "").strip()
     if forced.isdigit():
         return max(int(forced), 1)
-    renderer = GL.glGetString(GL.GL_RENDERER)
-    name = renderer.decode("ascii", "replace").lower() if renderer else ""
-    return 1 if any(word in name for word in SOFTWARE_RENDERERS) else MSAA_SAMPLES
+    return 1 if software_rasteriser() else MSAA_SAMPLES
 
 
 class ShaderError(RuntimeError):
@@ -377,6 +382,8 @@ class Renderer:
         self.atlas_texture = _texture(self.atlas.image, repeat=False, smooth=False)
         self.text = TextBatch(self.atlas)
         self.overlay = OverlayBatch()
+        #: Drawing happens on the processor: frames are dear (the window loop paces idle ones).
+        self.software = software_rasteriser()
         self.target = MultisampleTarget()
         #: The static bodies' picture, kept while they, the camera and the framebuffer stay put.
         self.background = ColorTarget(self.target.samples)

@@ -305,3 +305,29 @@ def test_escape_quits(make_app: Any) -> None:
     app.press("ESCAPE")
     app.frame(1 / 60)
     assert not app.running
+
+
+def test_input_restarts_the_idle_clock_and_a_held_button_keeps_it_at_zero(make_app: Any) -> None:
+    """The window loop paces a scene left alone at the idle rate (demo.run.IDLE_AFTER_S): a frame
+    with a key press, or anything held (the attracting mouse), is input; nothing else is."""
+    import time
+
+    def input_in_next_frame() -> bool:
+        """One frame; whether the idle clock restarted in it."""
+        began = time.perf_counter()
+        app.frame(1 / 60)
+        return app.seconds_without_input() <= time.perf_counter() - began
+
+    app = make_app(_one_box())
+    for _ in range(3):
+        app.frame(1 / 60)
+    assert app.seconds_without_input() == float("inf")  # no input since the program started
+    app.press("G")
+    assert input_in_next_frame()
+    app.mouse_button("MOUSE_LEFT", True)
+    assert all(input_in_next_frame() for _ in range(5))  # each frame while held is input again
+    app.mouse_button("MOUSE_LEFT", False)
+    assert input_in_next_frame()  # the release is an event
+    before = app.seconds_without_input()
+    assert not input_in_next_frame()  # nothing held, nothing pressed: the clock runs on
+    assert app.seconds_without_input() > before

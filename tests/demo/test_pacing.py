@@ -37,3 +37,23 @@ def test_the_wait_handles_the_window_s_events_until_the_next_frame() -> None:
     pacer = Pacer(rate=1000.0)
     pacer.wait(window)
     assert window.waits and all(0.0 < seconds <= 1e-3 for seconds in window.waits)
+
+
+def test_an_idle_scene_is_paced_at_the_idle_rate_and_input_brings_the_full_rate_back() -> None:
+    """Frames left alone start ``idle_rate`` times a second, the others ``rate`` times: the
+    schedule each wait sets is one period of its own kind after the last."""
+    pacer = Pacer(rate=60.0, idle_rate=24.0)
+    window = _Window(esc_after=10**9)
+    start = pacer.next
+    pacer.wait(window, idle=True)
+    assert abs((pacer.next - start) - 1.0 / 24.0) < 1e-9
+    start = pacer.next
+    pacer.wait(window, idle=False)
+    assert abs((pacer.next - start) - 1.0 / 60.0) < 1e-9
+
+
+def test_without_an_idle_rate_idle_frames_keep_the_full_rate() -> None:
+    pacer = Pacer(rate=60.0)
+    start = pacer.next
+    pacer.wait(_Window(esc_after=10**9), idle=True)
+    assert abs((pacer.next - start) - 1.0 / 60.0) < 1e-9
