@@ -5,8 +5,9 @@ with a progress bar while the engine's kernels compile (the first run) or load. 
 starts as soon as the kernels it needs are ready; the others get ready behind it
 (demo.loading). Frames are paced to the display: vsync where the window system has it, and
 never more than FRAME_RATE_CAP frames per second, so an idle scene leaves the processor alone.
-Where the drawing itself runs on the processor (a software rasteriser), a scene left alone is
-drawn at IDLE_SOFTWARE_RATE; a scene at rest is not drawn again at all (demo.draw.compose).
+A scene left alone is paced within a share of a core (IdleBudget: a software rasteriser draws
+on the processor, so there that means fewer frames a second); a scene at rest is not drawn
+again at all (demo.draw.compose).
 
 Offscreen (``--headless``) everything happens in order, in this thread: the frames are the
 same whatever the machine, which ``--record`` / ``--replay`` and the tests rely on.
@@ -19,10 +20,12 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import math
 import os
 import sys
 import time
 from collections import deque
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -34,12 +37,15 @@ HEADLESS_FRAME_S = 1.0 / 60.0
 DEFAULT_HEADLESS_FRAMES = 120
 #: At most this many frames per second (a window without vsync would draw as fast as it can).
 FRAME_RATE_CAP = 60.0
-#: On a software rasteriser (no graphics processor: Mesa's llvmpipe, as under Xvfb) a frame of
-#: the default scene with its help up costs 13-17 ms of processor at 960 x 720 (llvmpipe's
-#: threads and ours), so 60 a second take most of a core: there, once IDLE_AFTER_S pass without
-#: input (no event, nothing held), frames come at most IDLE_SOFTWARE_RATE a second (film's
-#: rate); the next input brings the full rate back at once.
-IDLE_SOFTWARE_RATE = 24.0
+#: A scene left alone (no input for IDLE_AFTER_S: no event, nothing held) is paced so that the
+#: process spends at most IDLE_CPU_SHARE of a core, its own threads and the driver's: a software
+#: rasteriser (no graphics processor: Mesa's llvmpipe, as under Xvfb) spends 10-15 ms of
+#: processor on a frame of the default scene with its help up at 960 x 720, so 60 frames a
+#: second would take most of a core. Never below IDLE_MIN_RATE frames a second (a heavy scene
+#: then costs more); the next input brings the full rate back at once. POLYCOLLY_IDLE_SHARE
+#: (a number in (0, 1]) sets the share.
+IDLE_CPU_SHARE = 0.4
+IDLE_MIN_RATE = 15.0
 IDLE_AFTER_S = 1.0
 #: The start-up frames' rate: enough for a moving bar, little work beside the compiler.
 STARTUP_FRAME_RATE = 30.0
@@ -77,21 +83,20 @@ def median(values: list[float]) -> float | None:
 
 
 class Pacer:
-    """Sleeps so that frames start at most ``rate`` times a second, or ``idle_rate`` times
-    (when given) while the scene is left alone (a frame that ran late is not made up for: the
-    next one starts at once, and the schedule restarts from it)."""
+    """Sleeps so that frames start at most ``rate`` times a second, or less often when the wait
+    is given a longer period (a frame that ran late is not made up for: the next one starts at
+    once, and the schedule restarts from it)."""
 
-    def __init__(self, rate: float, idle_rate: float | None = None) -> None:
+    def __init__(self, rate: float) -> None:
         self.period = 1.0 / rate
-        self.idle_period = 1.0 / idle_rate if idle_rate else self.period
         self.next = time.perf_counter()
 
-    def wait(self, ctx: Any = None, idle: bool = False) -> None:
-        """Until the next frame's start. ``ctx``: a window, whose events are handled meanwhile:
-        the wait ends early when the user quits (Esc or closing the window), so the frame that
-        ends the program runs at once instead of up to a frame later. ``idle``: no input for a
-        while (the idle rate applies)."""
-        self.next += self.idle_period if idle else self.period
+    def wait(self, ctx: Any = None, period: float | None = None) -> None:
+        """Until the next frame's start, ``period`` seconds (default: the rate's) after this
+        one's. ``ctx``: a window, whose events are handled meanwhile: the wait ends early when
+        the user quits (Esc or closing the window), so the frame that ends the program runs at
+        once instead of up to a frame later."""
+        self.next += max(self.period, period or 0.0)
         now = time.perf_counter()
         if self.next <= now:
             self.next = now
@@ -99,6 +104,47 @@ class Pacer:
             time.sleep(self.next - now)
         else:
             _quit_asked(ctx, self.next)
+
+
+class IdleBudget:
+    """The period between frames of a scene left alone: the process's processor time per frame
+    (all its threads: ours, the loader's, a software rasteriser's), averaged over the last
+    frames, divided by ``share`` (of a core), at least ``shortest`` and at most ``longest``
+    seconds."""
+
+    def __init__(self, share: float, shortest: float, longest: float) -> None:
+        self.share = share
+        self.shortest = shortest
+        self.longest = longest
+        self.cost = 0.0  # seconds of processor a frame, a moving average
+        self._last: float | None = None
+
+    def frame_started(self, cpu_s: float) -> None:
+        """A frame starts; ``cpu_s``: the process's processor seconds so far."""
+        if self._last is not None:
+            self.cost += 0.2 * ((cpu_s - self._last) - self.cost)
+        self._last = cpu_s
+
+    def period(self) -> float:
+        return min(max(self.cost / self.share, self.shortest), self.longest)
+
+
+def idle_share(environ: Mapping[str, str] = os.environ) -> float:
+    """IDLE_CPU_SHARE, or POLYCOLLY_IDLE_SHARE when it is a number in (0, 1] (else a warning)."""
+    text = environ.get("POLYCOLLY_IDLE_SHARE", "").strip()
+    if not text:
+        return IDLE_CPU_SHARE
+    try:
+        share = float(text)
+    except ValueError:
+        share = math.nan
+    if not 0.0 < share <= 1.0:
+        print(
+            f"POLYCOLLY_IDLE_SHARE={text!r} is not a number in (0, 1]; using {IDLE_CPU_SHARE}",
+            file=sys.stderr,
+        )
+        return IDLE_CPU_SHARE
+    return share
 
 
 class CollectorPauses:
@@ -312,10 +358,9 @@ def _run_frames(
     pauses = CollectorPauses()
     shown: list[tuple[int, str]] = []  # (frame, scene) each time another scene is on screen
     saved = False
-    pacer = None
-    if ctx.is_window:
-        pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP), IDLE_SOFTWARE_RATE if app.renderer.software else None)
-    idle_frames = 0  # frames paced at the idle rate
+    pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP)) if ctx.is_window else None
+    budget = IdleBudget(idle_share(), pacer.period if pacer else 0.0, 1.0 / IDLE_MIN_RATE)
+    idle_frames = 0  # frames of a scene left alone paced below the full rate
     previous_start = None
     pauses.start()
     while app.running and (frames is None or app.frame_count < frames):
@@ -323,6 +368,7 @@ def _run_frames(
         if previous_start is not None:
             interval_ms.append((t_loop - previous_start) * 1000.0)
         previous_start = t_loop
+        budget.frame_started(time.process_time())
         if ctx.is_window:
             ctx.poll()
             if ctx.should_close():
@@ -369,9 +415,9 @@ def _run_frames(
             if args.profile:  # the frames run on the compiled engine from here on
                 print(json.dumps({"compiled_s": round(compiled_s, 3)}), file=out, flush=True)
         if pacer is not None and app.running:
-            idle = app.seconds_without_input() > IDLE_AFTER_S
-            idle_frames += idle and pacer.idle_period != pacer.period
-            pacer.wait(ctx, idle)
+            period = budget.period() if app.seconds_without_input() > IDLE_AFTER_S else None
+            idle_frames += period is not None and period > pacer.period
+            pacer.wait(ctx, period)
     pauses.stop()
     if args.screenshot is not None and not saved:
         app.draw()  # the window closed early: draw the final state and save it
@@ -395,8 +441,10 @@ def _run_frames(
             "scene_s": round(first_scene_s, 3) if first_scene_s is not None else None,
             "compiled_s": round(compiled_s, 3) if compiled_s is not None else None,
             "interpreted_frames": interpreted_frames,
-            # Frames paced at the idle rate (a software rasteriser, no input for a while).
+            # Frames of a scene left alone paced below the full rate (IdleBudget), and the
+            # processor time a frame took lately (ms, all threads).
             "idle_frames": idle_frames,
+            "frame_cpu_ms": round(budget.cost * 1000.0, 2),
             "software_rasteriser": app.renderer.software,
             # Frames drawn before the scene: the start-up panel kept being drawn meanwhile.
             "startup_frames": startup[1],

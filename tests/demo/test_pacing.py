@@ -3,7 +3,9 @@ pacer asks of the window system."""
 
 from __future__ import annotations
 
-from demo.run import Pacer
+from typing import Any
+
+from demo.run import IDLE_CPU_SHARE, IdleBudget, Pacer, idle_share
 
 
 class _Window:
@@ -39,21 +41,41 @@ def test_the_wait_handles_the_window_s_events_until_the_next_frame() -> None:
     assert window.waits and all(0.0 < seconds <= 1e-3 for seconds in window.waits)
 
 
-def test_an_idle_scene_is_paced_at_the_idle_rate_and_input_brings_the_full_rate_back() -> None:
-    """Frames left alone start ``idle_rate`` times a second, the others ``rate`` times: the
-    schedule each wait sets is one period of its own kind after the last."""
-    pacer = Pacer(rate=60.0, idle_rate=24.0)
+def test_a_longer_period_asked_of_the_wait_sets_the_next_frame_s_start() -> None:
+    """Frames of a scene left alone come a longer period apart; a shorter period than the
+    rate's is not taken (the cap holds)."""
+    pacer = Pacer(rate=60.0)
     window = _Window(esc_after=10**9)
     start = pacer.next
-    pacer.wait(window, idle=True)
+    pacer.wait(window, period=1.0 / 24.0)
     assert abs((pacer.next - start) - 1.0 / 24.0) < 1e-9
     start = pacer.next
-    pacer.wait(window, idle=False)
+    pacer.wait(window, period=1e-4)
     assert abs((pacer.next - start) - 1.0 / 60.0) < 1e-9
 
 
-def test_without_an_idle_rate_idle_frames_keep_the_full_rate() -> None:
-    pacer = Pacer(rate=60.0)
-    start = pacer.next
-    pacer.wait(_Window(esc_after=10**9), idle=True)
-    assert abs((pacer.next - start) - 1.0 / 60.0) < 1e-9
+def test_the_idle_budget_spaces_frames_by_their_processor_time() -> None:
+    """A frame that costs 12 ms of processor, within 0.4 of a core: 30 ms apart; a cheap one
+    keeps the full rate; an expensive one no further apart than the longest period."""
+    budget = IdleBudget(share=0.4, shortest=1.0 / 60.0, longest=1.0 / 15.0)
+    cpu = 0.0
+    for _ in range(200):
+        budget.frame_started(cpu)
+        cpu += 0.012
+    assert abs(budget.period() - 0.012 / 0.4) < 1e-6
+    for _ in range(200):
+        budget.frame_started(cpu)
+        cpu += 0.001
+    assert budget.period() == 1.0 / 60.0
+    for _ in range(200):
+        budget.frame_started(cpu)
+        cpu += 0.2
+    assert budget.period() == 1.0 / 15.0
+
+
+def test_the_idle_share_comes_from_the_environment_or_a_warning_says_why_not(capsys: Any) -> None:
+    assert idle_share({}) == IDLE_CPU_SHARE
+    assert idle_share({"POLYCOLLY_IDLE_SHARE": "0.25"}) == 0.25
+    for bad in ("0", "-1", "1.5", "nan", "half"):
+        assert idle_share({"POLYCOLLY_IDLE_SHARE": bad}) == IDLE_CPU_SHARE
+        assert f"POLYCOLLY_IDLE_SHARE={bad!r} is not a number in (0, 1]" in capsys.readouterr().err

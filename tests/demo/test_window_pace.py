@@ -1,6 +1,6 @@
-"""The window loop's pace in a real window on Xvfb (Mesa's llvmpipe, a software rasteriser):
-a scene left alone is drawn at the idle rate, and holding the mouse brings the full rate back.
-Frames are counted, not timed."""
+"""The window loop's pace in a real window on Xvfb: a scene left alone is paced within its share
+of a core (set small here, so that any machine's frames are slowed), and holding the mouse
+brings the full rate back. Frames are counted, not timed."""
 
 from __future__ import annotations
 
@@ -28,12 +28,12 @@ def _xdotool(display: str, *args: str) -> str:
     return out.stdout.strip()
 
 
-def test_a_scene_left_alone_is_paced_at_the_idle_rate_until_the_mouse_is_held(
+def test_a_scene_left_alone_is_paced_within_its_share_until_the_mouse_is_held(
     xserver: str, tmp_path: Path
 ) -> None:
     from demo.run import IDLE_AFTER_S
 
-    program = start_program(xserver, tmp_path, "--size", "480x360", "--profile")
+    program = start_program(xserver, tmp_path, "--size", "480x360", "--profile", POLYCOLLY_IDLE_SHARE="0.02")
     events: list[dict] = []
     shown = threading.Event()
 
@@ -65,10 +65,7 @@ def test_a_scene_left_alone_is_paced_at_the_idle_rate_until_the_mouse_is_held(
         err = stop_program(program, reader)
     assert "Traceback" not in err, err
     report = events[-1]
-    assert report["frames"] > 0
-    if report["software_rasteriser"]:
-        assert report["idle_frames"] > 0
-        # The frames while the mouse was held, and for IDLE_AFTER_S after, ran at the full rate.
-        assert report["frames"] - report["idle_frames"] > 0
-    else:  # a graphics processor: frames are cheap, every one at the full rate
-        assert report["idle_frames"] == 0
+    assert report["frame_cpu_ms"] > 0.0
+    assert report["idle_frames"] > 0  # left alone: slowed
+    # The frames while the mouse was held, and for IDLE_AFTER_S after, ran at the full rate.
+    assert report["frames"] - report["idle_frames"] > 0
