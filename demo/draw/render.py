@@ -382,7 +382,7 @@ class Renderer:
         self.atlas_texture = _texture(self.atlas.image, repeat=False, smooth=False)
         self.text = TextBatch(self.atlas)
         self.overlay = OverlayBatch()
-        #: Drawing happens on the processor: frames are dear (the window loop paces idle ones).
+        #: Drawing happens on the processor (no graphics processor): --profile says so.
         self.software = software_rasteriser()
         self.target = MultisampleTarget()
         #: The static bodies' picture, kept while they, the camera and the framebuffer stay put.
