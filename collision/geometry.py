@@ -9,6 +9,7 @@ the rows of the body store.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -17,6 +18,15 @@ from numba import njit
 #: (read from an index array, or a constant kept out of int literals: numba compiles a kernel
 #: again for every int literal it is called with).
 Index = int | np.int64
+
+#: Options of ``njit`` for kernels that allocate nothing and loop over many small steps with
+#: arrays: compiled without numba's reference counting. With it, each array a step is handed
+#: (a call's argument, a view, a member of a tuple) is counted up and down again, two atomic
+#: operations, wherever numba cannot prove the pair redundant, which in a branchy loop body it
+#: seldom can: in the narrowphase's loop over pairs and the solver's passes over manifolds they
+#: cost about as much as the arithmetic. Such a kernel cannot allocate (numba refuses to
+#: compile one that does), and the arrays it is given stay alive in its caller.
+UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
 
 @njit(cache=True, inline="always")

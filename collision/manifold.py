@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from collision import checks
-from collision.geometry import Index, closest_point_on_segment
+from collision.geometry import UNCOUNTED, Index, closest_point_on_segment
 from collision.shapes import check_vertices
 from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
 
@@ -40,6 +40,10 @@ from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LE
 # every call site (about a tenth of the default scene's cold compile), and the inlined code runs
 # as fast. The small ones that are given int literals stay numba's to inline: compiled on their
 # own they would be compiled again for every literal.
+#
+# The steps that take arrays are compiled without numba's reference counting (UNCOUNTED, see
+# collision/geometry.py: they allocate nothing): counting the arrays handed to them, at every
+# pair of the world's loop, cost about as much as the manifold's arithmetic.
 
 #: Feature key layout: ((kind * 2 + reference_is_b) * 16 + reference_index) * 16
 #: + incident_index) * 2 + clip_end. Vertex indices fit in 4 bits (MAX_VERTICES = 16).
@@ -59,7 +63,7 @@ def _make_key(
     return (((kind * 2 + reference_is_b) * 16 + reference_index) * 16 + incident_index) * 2 + end
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _edge_normal(v: np.ndarray, k: int, i: int) -> tuple[float, float]:
     """Unit outward normal of edge i -> i+1 of a CCW shape (k >= 2)."""
     j = i + 1 if i + 1 < k else 0
@@ -71,7 +75,7 @@ def _edge_normal(v: np.ndarray, k: int, i: int) -> tuple[float, float]:
     return ey / length, -ex / length
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
     """Unit outward normals of the edges of one CCW shape into ``out (>=k, 2)``.
 
@@ -86,7 +90,7 @@ def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
         out[i, 1] = ny
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, **UNCOUNTED)
 def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int) -> tuple[float, Index]:
     """Largest separation of ``q`` beyond a face of ``p`` and that face's index.
 
@@ -114,7 +118,7 @@ def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: i
     return best, best_index
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _chain_to_vertices(
     p: np.ndarray, kp: int, p0: Index, pe: Index, q: np.ndarray, kq: int, q0: Index, qv: Index
 ) -> tuple[float, float, float, float, float, Index, Index]:
@@ -146,7 +150,7 @@ def _chain_to_vertices(
     return math.sqrt(best), bpx, bpy, bqx, bqy, bi, bj
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _closest_features(
     p: np.ndarray,
     kp: int,
@@ -171,7 +175,7 @@ def _closest_features(
     return d1, px1, py1, qx1, qy1, i1, j1
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, **UNCOUNTED)
 def manifold_kernel(
     a: np.ndarray,
     an: np.ndarray,
@@ -253,7 +257,7 @@ def _vertex_contact(
     return 1, nx, ny
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, **UNCOUNTED)
 def _clip_manifold(
     reference: tuple[np.ndarray, np.ndarray, int],
     edge: Index,
@@ -360,7 +364,7 @@ def _clip_manifold(
     return count, nx, ny
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _clip_fallback(
     r: np.ndarray, kr: int, s: np.ndarray, ks: int, speculative: float, out: Out, reference_is_b: Index
 ) -> tuple[int, float, float]:

@@ -20,7 +20,7 @@ from numba import njit
 
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
-from collision.geometry import Index
+from collision.geometry import UNCOUNTED, Index
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.protocol import StepContext
 from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH
@@ -189,33 +189,65 @@ def collide(
     close within the step. Returns the points (in pair order) and how many there are."""
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
-    vertex_count = bodies.vertex_count
-    # Edge normals only of bodies in some pair (a resting pile's static walls and far bodies
-    # need none); rows past a body's vertex count are never read.
     m = pairs.shape[0]
     world_normals = np.empty_like(wv)
     has_normals = np.zeros(n, dtype=np.bool_)
+    capacity = 2 * m
+    points = Points(
+        np.empty(capacity, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+        np.empty((capacity, 2)),
+        np.empty((capacity, 2)),
+        np.empty((capacity, 2)),
+        np.empty(capacity),
+    )
+    continuous = context.continuous
+    motion = body_reach(bodies, moving, context.dt) if continuous else np.zeros((0, 3))
+    scratch = (np.empty((2, 2)), np.empty((2, 2)), np.empty(2), np.empty(2, dtype=np.int64))
+    c = _pair_manifolds(
+        wv, bodies.vertex_count, pairs, motion, continuous, context.dt, settings.speculative_distance,
+        world_normals, has_normals, points, scratch,
+    )  # fmt: skip
+    c = drop_internal_edges(bodies, world_normals, pairs, points, c)
+    return points, int(c)
+
+
+# Without numba's reference counting (UNCOUNTED, see collision/geometry.py), so that the views
+# of each pair's rows and the arrays handed to the manifold are not counted at every pair:
+# collide keeps the allocations.
+@njit(cache=True, **UNCOUNTED)
+def _pair_manifolds(
+    wv: np.ndarray,
+    vertex_count: np.ndarray,
+    pairs: np.ndarray,
+    motion: np.ndarray,
+    continuous: bool,
+    dt: float,
+    speculative: float,
+    world_normals: np.ndarray,
+    has_normals: np.ndarray,
+    points: Points,
+    scratch: tuple,
+) -> Index:
+    """:func:`collide`'s loop over ``pairs (m, 2)``: the manifold of each pair, from the world
+    vertices ``wv (n, MAX_VERTICES, 2)`` (``vertex_count (n,)``), reaching ``speculative``
+    (units) plus, with ``continuous``, how far the pair can close within ``dt`` (s) at the
+    speeds ``motion (n, 3)`` (see :func:`body_reach`). Writes the edge normals of the paired
+    bodies into ``world_normals`` (like ``wv``; ``has_normals (n,) bool`` all False on entry
+    marks them), the points into ``points`` (room for 2 m, in pair order), using ``scratch``
+    (one pair's ``point_a``, ``point_b (2, 2)``, ``separation (2,)``, ``key (2,) int64``).
+    Returns how many points there are."""
+    pair_index, key, point_a, point_b, normal, separation = points
+    pa, pb, ps, pk = scratch
+    m = pairs.shape[0]
+    # Edge normals only of bodies in some pair (a resting pile's static walls and far bodies
+    # need none); rows past a body's vertex count are never read.
     for p in range(m):
         for side in range(2):
             i = pairs[p, side]
             if not has_normals[i]:
                 has_normals[i] = True
                 edge_normals(wv[i], vertex_count[i], world_normals[i])
-    capacity = 2 * m
-    pair_index = np.empty(capacity, dtype=np.int64)
-    key = np.empty(capacity, dtype=np.int64)
-    point_a = np.empty((capacity, 2))
-    point_b = np.empty((capacity, 2))
-    normal = np.empty((capacity, 2))
-    separation = np.empty(capacity)
-    dt = context.dt
-    continuous = context.continuous
-    motion = body_reach(bodies, moving, dt) if continuous else np.zeros((0, 3))
-    speculative = settings.speculative_distance
-    pa = np.empty((2, 2))
-    pb = np.empty((2, 2))
-    ps = np.empty(2)
-    pk = np.empty(2, dtype=np.int64)
     c: Index = np.int64(0)  # not a literal: drop_internal_edges is compiled for int64 only
     for p in range(m):
         i = pairs[p, 0]
@@ -242,9 +274,7 @@ def collide(
             normal[c, 1] = ny
             separation[c] = ps[q]
             c += 1
-    points = Points(pair_index, key, point_a, point_b, normal, separation)
-    c = drop_internal_edges(bodies, world_normals, pairs, points, c)
-    return points, int(c)
+    return c
 
 
 @njit(cache=True, inline="always")
