@@ -24,7 +24,7 @@ from numba import njit
 
 from collision import profiling
 from collision.bodies import Bodies
-from collision.geometry import wrap_angles
+from collision.geometry import UNCOUNTED, wrap_angles
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.softness import soft_coefficients, softness_table
@@ -49,6 +49,11 @@ MANIFOLD_COLUMNS = 15  # manifold: normal, 2 x 2 mass and inverse, usable, softn
 
 #: Runs of manifolds the solver takes turns between (see ``_interleaved_order``).
 SOLVE_STREAMS = 2
+
+# The passes over the contacts are compiled without numba's reference counting (UNCOUNTED, see
+# collision/geometry.py: they allocate nothing): counting the arrays their inlined steps are
+# handed, at every manifold, made tens of thousands of atomic operations per step of the
+# 1000-body pile.
 
 
 @njit(cache=True, inline="always")
@@ -170,7 +175,7 @@ def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
     return point[k, P_RNA], point[k, P_RNB], point[k, P_RTA], point[k, P_RTB]
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, forceinline=True, **UNCOUNTED)
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
@@ -181,8 +186,7 @@ def _pass(
     Compiled once and inlined by LLVM (``forceinline``) into ``_solve``, ``_relax`` and
     ``_final_relax``, where the constant arguments specialise it (numba's own inlining would
     copy and type its IR three times, seconds of every cold start); the loop and its steps
-    (inlined) stay inside so that no array is passed to a function per manifold (numba counts
-    references to arrays passed to a call, an atomic operation each).
+    (inlined) stay inside so that no array is passed to a function per manifold.
 
     Per manifold: normal rows (a 2 x 2 block when usable), then friction rows clamped by the
     normal impulses just found (Box2D v3's order: a contact's friction cone is this pass's,
@@ -268,7 +272,7 @@ def _pass(
             body[b, B_W] = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _solve(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, max_push: float,
@@ -286,7 +290,7 @@ def _solve(
     _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(True), math.inf, max_push)
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _relax(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float,
@@ -296,7 +300,7 @@ def _relax(
     _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(False), math.inf, 0.0)
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _final_relax(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, impact_speed: float,
@@ -326,7 +330,7 @@ def _interleaved_order(count: int, streams: int) -> np.ndarray:
     return order
 
 
-@njit(cache=True)
+@njit(cache=True, **UNCOUNTED)
 def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray) -> None:
     """Apply every point's accumulated impulses, manifold by manifold (packed rows)."""
     for g in range(manifold.shape[0]):
