@@ -91,14 +91,21 @@ def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True, forceinline=True, **UNCOUNTED)
-def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int) -> tuple[float, Index]:
-    """Largest separation of ``q`` beyond a face of ``p`` and that face's index.
+def face_separation(
+    p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int, floor: float, stop: float
+) -> tuple[float, Index]:
+    """Largest separation of ``q`` beyond a face of ``p`` and that face's index, where it
+    exceeds ``floor``: else ``(floor, 0)`` (-inf: the largest is always found). The first
+    face whose separation exceeds ``stop`` is returned as soon as it is found (a separating
+    axis: the caller needs no more).
 
     ``p (>=kp, 2)`` with ``kp >= 2`` and its edge normals ``pn``, ``q (>=kq, 2)``. The
     separation of face i is the smallest ``dot(n_i, q_j - p_i)`` over q's vertices
-    (negative: q crosses the face's line).
+    (negative: q crosses the face's line). Leaving a face's loop at the first vertex below the
+    best so far, which would not change the answer either, was measured slower (the pile's
+    narrowphase 15% slower): the branch costs more than the vertices it skips.
     """
-    best = -math.inf
+    best = floor
     best_index = 0
     for i in range(kp):
         nx = pn[i, 0]
@@ -115,6 +122,8 @@ def face_separation(p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: i
         if lowest > best:
             best = lowest
             best_index = i
+            if best > stop:
+                break
     return best, best_index
 
 
@@ -208,11 +217,16 @@ def manifold_kernel(
     sep_b = -math.inf
     edge_b: Index = np.int64(0)
     if ka >= 2:
-        sep_a, edge_a = face_separation(a, an, ka, b, kb)
+        sep_a, edge_a = face_separation(a, an, ka, b, kb, -math.inf, speculative)
         if sep_a > speculative:
             return 0, 0.0, 0.0  # a separating axis: most broadphase pairs end here
     if kb >= 2:
-        sep_b, edge_b = face_separation(b, bn, kb, a, ka)
+        # B's faces only matter beyond A's (by the tolerance) or beyond the speculative
+        # distance; at or below both, A is the reference whatever B's exact separation, and
+        # the floor spares most of the search's updates of its best face (measured: the
+        # pile's narrowphase 5% faster than searching from -inf).
+        floor = min(speculative, sep_a + MANIFOLD_AXIS_TOLERANCE)
+        sep_b, edge_b = face_separation(b, bn, kb, a, ka, floor, speculative)
     if sep_a > speculative or sep_b > speculative:
         return 0, 0.0, 0.0
 
