@@ -143,6 +143,20 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     a = sweep_axis(lo, hi)
     b = 1 - a
     order = stable_argsort(lo[:, a].copy())
+    # The boxes in sweep order, each bound in an array of its own: the sweep's inner loop then
+    # reads memory in order instead of through ``order`` (which body is where in the boxes).
+    lo_a = np.empty(n)
+    hi_a = np.empty(n)
+    lo_b = np.empty(n)
+    hi_b = np.empty(n)
+    skip_sorted = np.empty(n, dtype=np.bool_)
+    for ii in range(n):
+        i = order[ii]
+        lo_a[ii] = lo[i, a]
+        hi_a[ii] = hi[i, a]
+        lo_b[ii] = lo[i, b]
+        hi_b[ii] = hi[i, b]
+        skip_sorted[ii] = skip[i]
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -150,15 +164,19 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     for ii in range(n):
         if full:
             break
-        i = order[ii]
+        top_a = hi_a[ii]
+        bottom_b = lo_b[ii]
+        top_b = hi_b[ii]
+        skip_i = skip_sorted[ii]
         for jj in range(ii + 1, n):
-            j = order[jj]
-            if lo[j, a] > hi[i, a]:
+            if lo_a[jj] > top_a:
                 break
-            if skip[i] and skip[j]:
+            if skip_i and skip_sorted[jj]:
                 continue
-            if lo[j, b] > hi[i, b] or lo[i, b] > hi[j, b]:
+            if lo_b[jj] > top_b or bottom_b > hi_b[jj]:
                 continue
+            i = order[ii]
+            j = order[jj]
             if m == capacity:
                 if capacity == budget:
                     crowd[0] = 1
