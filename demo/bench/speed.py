@@ -81,6 +81,14 @@ def stage_profile(sim: engines.Sim) -> dict[str, float] | None:
     return world.profile.total
 
 
+def os_threads() -> int | None:
+    """The threads of this process the system runs (Linux: /proc; elsewhere None)."""
+    try:
+        return len(os.listdir("/proc/self/task"))
+    except OSError:
+        return None
+
+
 def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool = False) -> dict[str, Any]:
     """Build ``scene_name`` at ``size`` in ``engine``, time ``steps`` steps, measure the outcome;
     ``profile``: ours times its stages too (``profile_s``, see :func:`stage_profile`)."""
@@ -116,6 +124,7 @@ def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool 
         "step_ms_mean": float(times.mean() * 1e3),
         "step_ms_median": float(np.median(times) * 1e3),
         "step_ms_p95": float(np.percentile(times, 95) * 1e3),
+        "threads": os_threads(),
     }
     result.update(outcome(scene, start, sim.state(), overlap=spec.overlap))
     stages = stage_profile(sim)
@@ -124,12 +133,23 @@ def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool 
     return result
 
 
+#: Thread pools of numpy's BLAS and of OpenMP, held to one thread in every engine's process: the
+#: comparison is of one core, and an idle pool's threads spin after a BLAS call, adding to the
+#: process's CPU time without doing the step's work.
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+
+
+def one_thread_env() -> dict[str, str]:
+    """This process's environment with ONE_THREAD."""
+    return {**os.environ, **ONE_THREAD}
+
+
 def spawn(engine: str, scene_name: str, size: int, steps: int, profile: bool = False) -> dict[str, Any]:
     """One timed run in a fresh Python process (``profile``: ours times its stages); its JSON result."""
     command = [sys.executable, "-m", "demo.bench.worker", engine, scene_name, str(size), str(steps)]
     if profile:
         command.append("--profile")
-    done = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ), check=False)
+    done = subprocess.run(command, capture_output=True, text=True, env=one_thread_env(), check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(command[2:])} failed:\n{done.stderr.strip()}")
     return json.loads(done.stdout.strip().splitlines()[-1])

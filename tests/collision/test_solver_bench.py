@@ -107,6 +107,8 @@ def test_one_timed_run_in_its_own_process_reports_times_and_outcome(engine: str)
     assert result["total_s"] > 0.0 and result["step_ms_mean"] > 0.0 and result["cpu_s"] >= 0.0
     assert result["escaped"] == 0 and result["nan"] is False
     assert result["max_displacement"] < 0.1  # a 4-row pyramid stands
+    if engine == "ours" and result["threads"] is not None:
+        assert result["threads"] == 1  # numpy's BLAS pool held to one thread: one core compared
 
 
 def _fake_spawn(calls: list[tuple[str, str, int]], ms: dict[str, float]):  # type: ignore[no-untyped-def]
