@@ -34,7 +34,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -87,31 +87,16 @@ class _Xvfb:
         self.server.wait(timeout=10)
 
 
-class _Program:
-    """``python -m demo --profile`` of the measured tree in a window on ``display``; its output
-    lines (JSON objects) collected as they come, with the time each arrived."""
+class ProgramEvents:
+    """The JSON objects a process prints, one a line, collected by a thread as they come:
+    ``events`` as (time.monotonic() of arrival, object)."""
 
-    def __init__(self, display: str, folder: str, cache: str | None) -> None:
-        env = dict(os.environ, DISPLAY=display)
-        env.pop("WAYLAND_DISPLAY", None)
-        env.pop("PYOPENGL_PLATFORM", None)
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_tree()), env.get("PYTHONPATH", "")) if p)
-        if cache is not None:
-            env["NUMBA_CACHE_DIR"] = cache
-        self.display = display
+    def __init__(self, process: subprocess.Popen[str]) -> None:
+        self.process = process
         self.events: list[tuple[float, dict[str, Any]]] = []
         self._arrived = threading.Condition()
-        self.started = time.monotonic()
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "demo", "--profile", "--screenshot-dir", folder],
-            cwd=folder,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -125,16 +110,47 @@ class _Program:
                     self.events.append((time.monotonic(), event))
                     self._arrived.notify_all()
 
-    def wait_for(self, key: str, count: int, timeout: float) -> bool:
-        """Wait until ``count`` events carry ``key``; whether they came."""
+    def wait_until(self, done: Callable[[list[dict[str, Any]]], bool], timeout: float) -> bool:
+        """Wait until ``done(the objects so far)``; whether it came before ``timeout`` s and the
+        process's end."""
         deadline = time.monotonic() + timeout
         with self._arrived:
-            while sum(key in event for _, event in self.events) < count:
+            while not done([event for _, event in self.events]):
                 left = deadline - time.monotonic()
                 if left <= 0.0 or self.process.poll() is not None:
                     return False
                 self._arrived.wait(min(left, 0.5))
         return True
+
+    def wait_for(self, key: str, count: int, timeout: float) -> bool:
+        """Wait until ``count`` objects carry ``key``; whether they came."""
+        return self.wait_until(lambda events: sum(key in event for event in events) >= count, timeout)
+
+
+class _Program:
+    """``python -m demo --profile`` of the measured tree in a window on ``display``; its output
+    lines (JSON objects) collected as they come, with the time each arrived."""
+
+    def __init__(self, display: str, folder: str, cache: str | None) -> None:
+        env = dict(os.environ, DISPLAY=display)
+        env.pop("WAYLAND_DISPLAY", None)
+        env.pop("PYOPENGL_PLATFORM", None)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(_tree()), env.get("PYTHONPATH", "")) if p)
+        if cache is not None:
+            env["NUMBA_CACHE_DIR"] = cache
+        self.display = display
+        self.started = time.monotonic()
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "demo", "--profile", "--screenshot-dir", folder],
+            cwd=folder,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        self.output = ProgramEvents(self.process)
+        self.events = self.output.events
+        self.wait_for = self.output.wait_for
 
     def xdotool(self, *args: str) -> str:
         result = subprocess.run(
@@ -170,7 +186,7 @@ class _Program:
         if self.process.poll() is None:
             self.process.kill()
             self.process.wait()
-        self._reader.join(timeout=10)
+        self.output.reader.join(timeout=10)
         return self.process.stderr.read() if self.process.stderr is not None else ""
 
 

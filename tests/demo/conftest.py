@@ -109,6 +109,19 @@ def start_program(display: str, folder: Any, *args: str, **env: str) -> subproce
     )
 
 
+def xdotool(display: str, *args: str, timeout: float = 300.0) -> str:
+    """Run ``xdotool ARGS`` on X ``display``; its output (it must succeed)."""
+    out = subprocess.run(
+        ["xdotool", *args],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, DISPLAY=display),
+        timeout=timeout,
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
 def stop_program(program: subprocess.Popen[str], reader: Any) -> str:
     """End ``program`` if it still runs, let the thread ``reader`` of its output finish; its
     error output."""

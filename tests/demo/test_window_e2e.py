@@ -5,7 +5,6 @@ F2 saves what the window shows; `p` must bring the help overlay back (it fades a
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import time
@@ -14,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.demo.conftest import start_program, stop_program, window_env
+from demo.bench.program import ProgramEvents
+from tests.demo.conftest import start_program, stop_program, window_env, xdotool
 
 STARTUP_TIMEOUT_S = 300.0  # a cold run compiles the engine first
 
@@ -26,12 +26,7 @@ def display(xserver: str) -> str:
 
 
 def _xdotool(display: str, *args: str) -> str:
-    env = dict(os.environ, DISPLAY=display)
-    out = subprocess.run(
-        ["xdotool", *args], capture_output=True, text=True, env=env, timeout=STARTUP_TIMEOUT_S
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
+    return xdotool(display, *args, timeout=STARTUP_TIMEOUT_S)
 
 
 def _wait_for_png(folder: Path, count: int, timeout: float) -> list[Path]:
@@ -104,42 +99,35 @@ def test_window_frames_and_screenshot(display: str, tmp_path: Path) -> None:
     assert (image == [51, 51, 51]).all(axis=2).any()  # the background: a real frame, not garbage
 
 
+def _shown(output: ProgramEvents, name: str) -> bool:
+    """Wait until scene ``name`` has come on screen; whether it did."""
+
+    def came(events: list[dict]) -> bool:
+        return any(event.get("scene_shown") == name for event in events)
+
+    return output.wait_until(came, STARTUP_TIMEOUT_S)
+
+
 def test_every_scene_tab_passes_is_drawn(display: str, tmp_path: Path) -> None:
     """Tab pressed faster than scenes are built: each scene passed is still drawn, in order
     (the scene after it is not shown until it has been), and the last one asked for stays."""
-    import json
-    import threading
 
     from demo import catalog
 
     program = start_program(display, tmp_path, "--size", "480x360", "--profile")
     names = catalog.scene_names()[:5]  # rigid, then four Tabs
-    events: list[dict] = []
-    arrived = {name: threading.Event() for name in names}
-
-    def read() -> None:
-        assert program.stdout is not None
-        for line in program.stdout:
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            events.append(event)
-            if event.get("scene_shown") in arrived:
-                arrived[event["scene_shown"]].set()
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
+    output = ProgramEvents(program)
     try:
         window = _xdotool(display, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
-        assert arrived[names[0]].wait(STARTUP_TIMEOUT_S), "the first scene never came on"
+        assert _shown(output, names[0]), "the first scene never came on"
         _xdotool(display, "windowfocus", "--sync", window)
         _xdotool(display, "key", "--delay", "20", *["Tab"] * (len(names) - 1))
-        assert arrived[names[-1]].wait(STARTUP_TIMEOUT_S), f"{names[-1]} never came on"
+        assert _shown(output, names[-1]), f"{names[-1]} never came on"
         _xdotool(display, "key", "Escape")
         assert program.wait(timeout=30) == 0
     finally:
-        err = stop_program(program, reader)
+        err = stop_program(program, output.reader)
+    events = [event for _, event in output.events]
     assert "Traceback" not in err, err
     shown = [event["scene_shown"] for event in events if "scene_shown" in event]
     assert shown == names, shown

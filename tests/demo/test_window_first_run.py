@@ -9,23 +9,19 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.demo.conftest import start_program, stop_program
+from tests.demo.conftest import start_program, stop_program, xdotool
 
 #: A cold start compiles the engine (about a minute and a half on the development machine).
 FIRST_RUN_TIMEOUT_S = 900.0
 
 
 def _xdotool(display: str, *args: str) -> str:
-    env = dict(os.environ, DISPLAY=display)
-    out = subprocess.run(["xdotool", *args], capture_output=True, text=True, env=env, timeout=120)
-    assert out.returncode == 0, out.stderr
-    return out.stdout.strip()
+    return xdotool(display, *args, timeout=120)
 
 
 def test_first_run_runs_interpreted_until_the_kernels_are_compiled(xserver: str, tmp_path: Path) -> None:
