@@ -126,6 +126,7 @@ class IdleBudget:
         self._last = cpu_s
 
     def period(self) -> float:
+        """Seconds from one frame's start to the next's while the scene is left alone."""
         return min(max(self.cost / self.share, self.shortest), self.longest)
 
 
