@@ -119,8 +119,8 @@ class IdleBudget:
         self.cost = 0.0  # seconds of processor a frame, a moving average
         self._last: float | None = None
 
-    def frame_started(self, cpu_s: float) -> None:
-        """A frame starts; ``cpu_s``: the process's processor seconds so far."""
+    def frame_done(self, cpu_s: float) -> None:
+        """A frame is done; ``cpu_s``: the process's processor seconds so far."""
         if self._last is not None:
             self.cost += 0.2 * ((cpu_s - self._last) - self.cost)
         self._last = cpu_s
@@ -360,7 +360,7 @@ def _run_frames(
     shown: list[tuple[int, str]] = []  # (frame, scene) each time another scene is on screen
     saved = False
     pacer = Pacer(ctx.refresh_rate(FRAME_RATE_CAP)) if ctx.is_window else None
-    budget = IdleBudget(idle_share(), pacer.period if pacer else 0.0, 1.0 / IDLE_MIN_RATE)
+    budget = IdleBudget(idle_share(), pacer.period, 1.0 / IDLE_MIN_RATE) if pacer is not None else None
     idle_frames = 0  # frames of a scene left alone paced below the full rate
     previous_start = None
     pauses.start()
@@ -369,7 +369,6 @@ def _run_frames(
         if previous_start is not None:
             interval_ms.append((t_loop - previous_start) * 1000.0)
         previous_start = t_loop
-        budget.frame_started(time.process_time())
         if ctx.is_window:
             ctx.poll()
             if ctx.should_close():
@@ -415,7 +414,8 @@ def _run_frames(
             compiled_s = seconds_since_start()
             if args.profile:  # the frames run on the compiled engine from here on
                 print(json.dumps({"compiled_s": round(compiled_s, 3)}), file=out, flush=True)
-        if pacer is not None and app.running:
+        if pacer is not None and budget is not None and app.running:
+            budget.frame_done(time.process_time())
             period = budget.period() if app.seconds_without_input() > IDLE_AFTER_S else None
             idle_frames += period is not None and period > pacer.period
             pacer.wait(ctx, period)
@@ -445,7 +445,7 @@ def _run_frames(
             # Frames of a scene left alone paced below the full rate (IdleBudget), and the
             # processor time a frame took lately (ms, all threads).
             "idle_frames": idle_frames,
-            "frame_cpu_ms": round(budget.cost * 1000.0, 2),
+            "frame_cpu_ms": round(budget.cost * 1000.0, 2) if budget is not None else None,
             "software_rasteriser": app.renderer.software,
             # Frames drawn before the scene: the start-up panel kept being drawn meanwhile.
             "startup_frames": startup[1],

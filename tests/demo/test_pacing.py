@@ -60,15 +60,15 @@ def test_the_idle_budget_spaces_frames_by_their_processor_time() -> None:
     budget = IdleBudget(share=0.4, shortest=1.0 / 60.0, longest=1.0 / 15.0)
     cpu = 0.0
     for _ in range(200):
-        budget.frame_started(cpu)
+        budget.frame_done(cpu)
         cpu += 0.012
     assert abs(budget.period() - 0.012 / 0.4) < 1e-6
     for _ in range(200):
-        budget.frame_started(cpu)
+        budget.frame_done(cpu)
         cpu += 0.001
     assert budget.period() == 1.0 / 60.0
     for _ in range(200):
-        budget.frame_started(cpu)
+        budget.frame_done(cpu)
         cpu += 0.2
     assert budget.period() == 1.0 / 15.0
 
