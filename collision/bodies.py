@@ -28,6 +28,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import wrap_angle, wrap_angles
+from collision.kernels import compiled_only
 from collision.records import StepContext
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import (
@@ -365,7 +366,7 @@ def check_state(rows: Bodies) -> None:
 # ---------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled_only()
 def integrate_forces(bodies: Bodies, gravity_x: float, gravity_y: float, dt: float) -> None:
     """v += (g + F / m) dt and w += tau / I dt for dynamic awake bodies; forces are cleared.
 
@@ -396,7 +397,7 @@ def integrate_forces(bodies: Bodies, gravity_x: float, gravity_y: float, dt: flo
         torque[i] = 0.0
 
 
-@njit(cache=True)
+@compiled_only()
 def state_in_range(
     position: np.ndarray,
     angle: np.ndarray,
@@ -428,7 +429,7 @@ def state_in_range(
     return True
 
 
-@njit(cache=True)
+@compiled_only()
 def open_step(bodies: Bodies, context: StepContext, check: bool) -> bool:
     """The world's part of a step before the response, called by the solver's compiled step
     (one call into compiled code per step: each call costs time in a small world): when the
@@ -460,7 +461,7 @@ def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
     return open_step(Bodies(*fields), StepContext(*context_fields), check)
 
 
-@njit(cache=True)
+@compiled_only()
 def close_step(bodies: Bodies, has_compounds: bool) -> None:
     """The world's part of a step after the response, called by the solver's compiled step:
     the state kept in bounds (:func:`keep_in_bounds`) and, with ``has_compounds``, compound
@@ -476,7 +477,7 @@ def end_step(fields: tuple, has_compounds: bool) -> None:
     close_step(Bodies(*fields), has_compounds)
 
 
-@njit(cache=True)
+@compiled_only()
 def keep_in_bounds(bodies: Bodies) -> None:
     """The end of every step: each speed is cut to ``MAX_SPEED`` and each angular speed to
     ``MAX_ANGULAR_SPEED`` (a speed that is not finite becomes 0), and a body that left the
@@ -520,7 +521,7 @@ def keep_in_bounds(bodies: Bodies) -> None:
                 velocity[i, 1] -= outward * uy
 
 
-@njit(cache=True)
+@compiled_only()
 def sync_parts(bodies: Bodies) -> None:
     """Copy every compound root's pose, velocity and sleeping flag into its part rows.
 

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import stable_argsort
+from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
 
@@ -82,7 +83,7 @@ def swept_bounds(
         hi[i, 1] = max(y1, y1 + dy) + grow
 
 
-@njit(cache=True)
+@compiled_only()
 def sweep_axis(lo: np.ndarray, hi: np.ndarray) -> int:
     """The axis (0: x, 1: y) along which the centres of the boxes ``lo``, ``hi (n, 2)`` spread
     most (the larger variance). Sweeping along it, each box meets the fewest boxes that overlap

@@ -30,6 +30,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import closest_point_on_segment
+from collision.kernels import compiled_only
 from collision.pair import Hit
 from collision.shapes import check_vertices
 from collision.tolerances import MAX_SWEEP_SPEED, MAX_TRAVEL, SUPPORT_RELATIVE_EPSILON, UNIT_NORMAL_TOLERANCE
@@ -108,14 +109,14 @@ def find_support_points(
     return 2, x0, y0, vertices[last, 0] + ox, vertices[last, 1] + oy
 
 
-@njit(cache=True)
+@compiled_only()
 def _closest_point(px: float, py: float, ax: float, ay: float, bx: float, by: float) -> tuple[float, float]:
     """The point of segment ``a``-``b`` closest to ``p`` (Tutorial 6's FindClosestPoint)."""
     x, y, _ = closest_point_on_segment(px, py, ax, ay, bx, by)
     return x, y
 
 
-@njit(cache=True)
+@compiled_only()
 def _closest_pair(
     a0x: float,
     a0y: float,

@@ -15,6 +15,7 @@ from numba import njit
 
 from collision import checks
 from collision.checks import GeometryError, cross, point_array, vertex_label
+from collision.kernels import compiled_only
 from collision.shapes import Polygon
 from collision.tolerances import CONVEXITY_RELATIVE_EPSILON, MAX_OUTLINE_VERTICES, MAX_VERTICES
 
@@ -27,7 +28,7 @@ def _turn(points: np.ndarray, a: int, b: int, c: int) -> tuple[float, float]:
     return cross(ax, ay, bx, by), tol
 
 
-@njit(cache=True)
+@compiled_only()
 def _turn_is_convex(points: np.ndarray, a: int, b: int, c: int) -> bool:
     """The turn a -> b -> c is strictly left, beyond the convexity tolerance (:func:`_turn`)."""
     ax = points[b, 0] - points[a, 0]
@@ -37,7 +38,7 @@ def _turn_is_convex(points: np.ndarray, a: int, b: int, c: int) -> bool:
     return ax * by - ay * bx > CONVEXITY_RELATIVE_EPSILON * math.hypot(ax, ay) * math.hypot(bx, by)
 
 
-@njit(cache=True)
+@compiled_only()
 def _is_ear(points: np.ndarray, prev: np.ndarray, nxt: np.ndarray, i: int) -> bool:
     """Vertex ``i`` of the remaining CCW outline (linked by ``prev``/``nxt``) is strictly convex
     and its triangle holds no other remaining vertex, on its border included (the diagonal

@@ -32,6 +32,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import UNCOUNTED, Index, closest_point_on_segment
+from collision.kernels import compiled_only
 from collision.shapes import check_vertices
 from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
 
@@ -63,7 +64,7 @@ def _make_key(
     return (((kind * 2 + reference_is_b) * 16 + reference_index) * 16 + incident_index) * 2 + end
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _edge_normal(v: np.ndarray, k: int, i: int) -> tuple[float, float]:
     """Unit outward normal of edge i -> i+1 of a CCW shape (k >= 2)."""
     j = i + 1 if i + 1 < k else 0
@@ -90,7 +91,7 @@ def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
         out[i, 1] = ny
 
 
-@njit(cache=True, forceinline=True, **UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def face_separation(
     p: np.ndarray, pn: np.ndarray, kp: int, q: np.ndarray, kq: int, floor: float, stop: float
 ) -> tuple[float, Index]:
@@ -127,7 +128,7 @@ def face_separation(
     return best, best_index
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _chain_to_vertices(
     p: np.ndarray, kp: int, p0: Index, pe: Index, q: np.ndarray, kq: int, q0: Index, qv: Index
 ) -> tuple[float, float, float, float, float, Index, Index]:
@@ -159,7 +160,7 @@ def _chain_to_vertices(
     return math.sqrt(best), bpx, bpy, bqx, bqy, bi, bj
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _closest_features(
     p: np.ndarray,
     kp: int,
@@ -271,7 +272,7 @@ def _vertex_contact(
     return 1, nx, ny
 
 
-@njit(cache=True, forceinline=True, **UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _clip_manifold(
     reference: tuple[np.ndarray, np.ndarray, int],
     edge: Index,
@@ -378,7 +379,7 @@ def _clip_manifold(
     return count, nx, ny
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _clip_fallback(
     r: np.ndarray, kr: int, s: np.ndarray, ks: int, speculative: float, out: Out, reference_is_b: Index
 ) -> tuple[int, float, float]:

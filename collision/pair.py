@@ -23,6 +23,7 @@ from numba import njit
 
 from collision import checks
 from collision.checks import shape_status
+from collision.kernels import compiled_only
 from collision.sat import intersect_kernel, sweep_kernel
 from collision.shapes import Polygon, check_vertices
 from collision.tolerances import MAX_SWEEP_SPEED
@@ -43,7 +44,7 @@ B_REFUSED = -2
 MOTION_REFUSED = -3  # velocity not finite or beyond MAX_SWEEP_SPEED, or t_max not finite and > 0
 
 
-@njit(cache=True)
+@compiled_only()
 def _counter_clockwise(points: np.ndarray, status: int) -> np.ndarray:
     """A checked shape as a new ``(k, 2)`` array, counter-clockwise: reordered as
     check_vertices does (``[v0, vk-1, ..., v1]``) when ``status`` is -1 (clockwise)."""
@@ -58,7 +59,7 @@ def _counter_clockwise(points: np.ndarray, status: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@compiled_only()
 def _checked_pair(a: np.ndarray, b: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
     """``(0, A, B)``, the shapes as new CCW arrays, or ``(A_REFUSED or B_REFUSED, ...)``."""
     status_a = shape_status(a)

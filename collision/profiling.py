@@ -21,6 +21,7 @@ from numba.extending import intrinsic
 
 from collision import checks, interpreter
 from collision.geometry import Index
+from collision.kernels import compiled_only
 
 #: The stages of a step, in the order the iterative solver runs them (Box2D v3's names where
 #: it has the stage): ``wake`` bodies disturbed since the last step; ``broadphase`` candidate
@@ -98,7 +99,7 @@ else:
     interpreter.stand_in(clock, _interpreted_clock)
 
 
-@njit(cache=True)
+@compiled_only()
 def start_clock(ticks: np.ndarray) -> int:
     """Now, for the first :func:`lap` of a run of stages; 0 when ``ticks`` is empty (profiling
     is off: no clock is read)."""
@@ -107,7 +108,7 @@ def start_clock(ticks: np.ndarray) -> int:
     return clock()
 
 
-@njit(cache=True)
+@compiled_only()
 def lap(ticks: np.ndarray, stage: Index, since: int) -> int:
     """End ``stage`` (an index into STAGES): add the ticks since ``since`` to ``ticks[stage]``
     and return now. ``ticks (len(STAGES),) int64`` empty (shape 0) means profiling is off:

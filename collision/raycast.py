@@ -35,6 +35,7 @@ from numba import njit
 from collision import checks
 from collision.bodies import Bodies
 from collision.geometry import closest_point_on_segment, stable_argsort
+from collision.kernels import compiled_only
 from collision.shapes import check_vertices
 from collision.tolerances import MAX_COORDINATE
 
@@ -45,7 +46,7 @@ from collision.tolerances import MAX_COORDINATE
 # -------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@compiled_only()
 def _line_in_polygon(
     sx: float, sy: float, dx: float, dy: float, verts: np.ndarray
 ) -> tuple[float, float, float, float, float, float]:
@@ -93,7 +94,7 @@ def _line_in_polygon(
     return t_lo, t_hi, nlx, nly, nhx, nhy
 
 
-@njit(cache=True)
+@compiled_only()
 def _line_in_disc(
     sx: float, sy: float, dx: float, dy: float, cx: float, cy: float, r: float
 ) -> tuple[float, float]:
@@ -126,7 +127,7 @@ def _line_in_disc(
     return t1, t2
 
 
-@njit(cache=True)
+@compiled_only()
 def _line_in_slab(
     sx: float, sy: float, dx: float, dy: float, ax: float, ay: float, bx: float, by: float, r: float
 ) -> tuple[float, float]:
@@ -175,7 +176,7 @@ def _core_normal(
     return fx, fy
 
 
-@njit(cache=True)
+@compiled_only()
 def _line_near_core(
     sx: float, sy: float, dx: float, dy: float, verts: np.ndarray, radius: float
 ) -> tuple[float, float, float, float, float, float]:
@@ -278,7 +279,7 @@ def clip_segment_kernel(
     return True, t_lo, t_hi, nlx, nly, nhx, nhy, starts_inside, ends_inside
 
 
-@njit(cache=True)
+@compiled_only()
 def _cast_one(
     sx: float, sy: float, ex: float, ey: float, verts: np.ndarray, radius: float
 ) -> tuple[bool, float, float, float]:
@@ -328,7 +329,7 @@ def raycast_all_kernel(
     return bodies[:h][order], ts[:h][order], normals[:h][order]
 
 
-@njit(cache=True)
+@compiled_only()
 def point_inside(verts: np.ndarray, k: int, px: float, py: float, radius: float) -> bool:
     """Whether point (px, py) lies in the shape ``verts[:k]`` (CCW, on its border counts);
     points (k=1) and segments (k=2) count within ``radius``."""

@@ -50,6 +50,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import Index
+from collision.kernels import compiled_only
 from collision.tolerances import AXIS_SPEED_EPSILON, VELOCITY_AXIS_EPSILON_SQ
 
 # --------------------------------------------------------------------------------------
@@ -159,7 +160,7 @@ def interval_intersect(gap: float, speed: float) -> tuple[float, float]:
     return enter, leave
 
 
-@njit(cache=True)
+@compiled_only()
 def pair_normal(
     shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int, f: Index
 ) -> tuple[float, float]:
@@ -190,7 +191,7 @@ def preferred_axis(nx: float, ny: float, bx: float, by: float) -> bool:
     return ny > by
 
 
-@njit(cache=True)
+@compiled_only()
 def _mean_offset(
     shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int
 ) -> tuple[float, float]:
@@ -208,7 +209,7 @@ def _mean_offset(
     return ax / ka - bx / kb, ay / ka - by / kb
 
 
-@njit(cache=True)
+@compiled_only()
 def depth_tie_wins(
     shapes_a: np.ndarray,
     sa: int,
@@ -243,7 +244,7 @@ def depth_tie_wins(
     return canonical == (side > 0.0)
 
 
-@njit(cache=True)
+@compiled_only()
 def _shape_order(shapes_a: np.ndarray, sa: int, ka: int, shapes_b: np.ndarray, sb: int, kb: int) -> float:
     """+1 if A comes after B in a fixed order of shapes (vertex count, then the vertices'
     coordinates in turn), -1 if before, 0 if they are the same array: swapping A and B flips

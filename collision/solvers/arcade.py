@@ -44,6 +44,7 @@ from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, transform_vertices
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
+from collision.kernels import compiled_only
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     HitRows,
@@ -176,7 +177,7 @@ def resolve(bodies: Bodies, i: int, j: int, nx: float, ny: float, depth: float) 
     return jn, jt
 
 
-@njit(cache=True)
+@compiled_only()
 def _active(
     a: np.ndarray, b: np.ndarray, hit: ArcadeHit, velocity: np.ndarray, skip_grazes: bool
 ) -> tuple[bool, float]:
@@ -269,7 +270,7 @@ def record_and_resolve(
     return count
 
 
-@njit(cache=True)
+@compiled_only()
 def immediate_pass(
     bodies: Bodies,
     pairs: np.ndarray,
@@ -308,7 +309,7 @@ def advance(bodies: Bodies, h: float) -> None:
         advance_body(bodies, b, h)
 
 
-@njit(cache=True)
+@compiled_only()
 def retest(
     bodies: Bodies,
     pending: Pending,
@@ -344,7 +345,7 @@ def retest(
     return pending, entries
 
 
-@njit(cache=True)
+@compiled_only()
 def finish_capped(
     bodies: Bodies, remaining: float, t_now: float, surface_rule: bool, rows: HitRows, count: int
 ) -> int:
@@ -375,7 +376,7 @@ def finish_capped(
     return count
 
 
-@njit(cache=True)
+@compiled_only()
 def ordered_pass(
     bodies: Bodies, pairs: np.ndarray, settings: Any, dt: float, rows: HitRows
 ) -> tuple[int, bool]:

@@ -68,6 +68,7 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
+from collision.kernels import compiled_only
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     HitRows,
@@ -157,7 +158,7 @@ class TutorialHits(NamedTuple):
     start_angular_velocity: np.ndarray
 
 
-@njit(cache=True)
+@compiled_only()
 def new_hits(capacity: int, bodies: Bodies) -> TutorialHits:
     """Room for ``capacity`` hits among ``bodies``, whose velocities it keeps as they are now."""
     return TutorialHits(
@@ -196,7 +197,7 @@ def stored_pair(hits: TutorialHits, h: int) -> Pair:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def find_hit(
     bodies: Bodies,
     motion: np.ndarray,
@@ -279,7 +280,7 @@ def closing(motion: np.ndarray, pair: Pair, t: float) -> float:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def push_apart(bodies: Bodies, pair: Pair, c: int, separation: np.ndarray, factor: float) -> float:
     """Step 3: an overlap pushed apart along the normal by inverse-mass ratio, ``factor`` of
     each contact pair's penetration (``-separation (2,)``, Tutorial 7), the world vertices of
@@ -305,7 +306,7 @@ def push_apart(bodies: Bodies, pair: Pair, c: int, separation: np.ndarray, facto
     return push
 
 
-@njit(cache=True)
+@compiled_only()
 def _drop_impacts(
     bodies: Bodies, pair: Pair, hits: TutorialHits, h: int, apart: np.ndarray, touching: float, speed: float
 ) -> int:
@@ -334,7 +335,7 @@ def _drop_impacts(
     return 2
 
 
-@njit(cache=True)
+@compiled_only()
 def record_hit(
     bodies: Bodies,
     motion: np.ndarray,
@@ -404,7 +405,7 @@ def record_hit(
             terms[k, BOUNCES] = 0.0
 
 
-@njit(cache=True)
+@compiled_only()
 def answer_hit(bodies: Bodies, hits: TutorialHits, h: int, travel: np.ndarray, rebound: bool) -> float:
     """Step 4 for hit ``h``: one pass of its normal impulses (or, with ``rebound``, its
     restitution), then one of its friction, added to its totals. ``travel (n, 3)`` collects
@@ -444,7 +445,7 @@ def answer_hit(bodies: Bodies, hits: TutorialHits, h: int, travel: np.ndarray, r
     return change
 
 
-@njit(cache=True)
+@compiled_only()
 def answer_again(
     bodies: Bodies, hits: TutorialHits, m: int, passes: int, first: float, travel: np.ndarray
 ) -> int:
@@ -460,7 +461,7 @@ def answer_again(
     return passes
 
 
-@njit(cache=True)
+@compiled_only()
 def hit_rows(hits: TutorialHits, m: int) -> tuple[int, HitRows]:
     """The contact rows of the ``m`` hits: ``(count, rows)``."""
     rows = new_rows(2 * m)
@@ -500,7 +501,7 @@ def integrate_positions(bodies: Bodies, travel: np.ndarray, dt: float) -> None:
         angle[b] = wrap_angle(angle[b] + bodies.angular_velocity[b] * dt + travel[b, 2])
 
 
-@njit(cache=True)
+@compiled_only()
 def first_pass(
     bodies: Bodies,
     settings: Any,

@@ -45,6 +45,7 @@ from numba import njit
 
 from collision.bodies import Bodies, close_step, open_step
 from collision.contacts import Contacts
+from collision.kernels import compile_calls, compiled_only
 from collision.profiling import (
     BROADPHASE,
     CONTINUOUS,
@@ -279,7 +280,7 @@ def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def solver_masses(bodies: Bodies, moving: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row, the inverse mass and inertia the solver uses: its body's (a compound's part row
     is given its root's) when that body moves this step, else 0."""
@@ -297,7 +298,7 @@ def solver_masses(bodies: Bodies, moving: np.ndarray) -> tuple[np.ndarray, np.nd
     return inv_mass, inv_inertia
 
 
-@njit(cache=True)
+@compiled_only()
 def to_roots(
     bodies: Bodies, prepared: Prepared, moving: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -372,7 +373,7 @@ def solve(
     return prepared, total_normal, total_tangent, row_a, row_b
 
 
-@njit(cache=True)
+@compiled_only()
 def pack_contacts(
     points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -419,7 +420,7 @@ def pack_contacts(
     return index, vectors, values
 
 
-@njit(cache=True)
+@compiled_only()
 def _refused(state: IterativeState) -> tuple:
     """What :func:`iterative_step` returns when the step's opening refuses the state: no points."""
     index = np.empty((5, 0), dtype=np.int64)
@@ -491,39 +492,41 @@ def iterative_step(
     return True, index, vectors, values, prepared.state, fat_pairs
 
 
-def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepContext) -> None:
-    """Compile one part of :func:`iterative_step`'s kernels for the argument types it passes
-    them (``settings`` the :class:`IterativeSettings` values): "response" the solve (stages
-    3-5), "contacts" the rest. Runs them on ``bodies`` (a copy: they change it) and, for the
-    solve, no contact points: what they do is not used."""
-    state = new_state(bodies.position.shape[0])
-    moving = np.zeros(bodies.position.shape[0], dtype=np.bool_)
-    no_rows, no_vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
-    points = Points(no_rows, no_rows, no_vectors, no_vectors, no_vectors, np.zeros(0))
-    pairs = np.zeros((0, 2), dtype=np.int64)
-    if part == "response":
-        # The stages one by one from Python (solve and broadphase are inlined into the step: as
-        # kernels of their own they would link and compile them all once more), to_roots even
-        # without compounds.
-        getattr(solve, "py_func", solve)(bodies, context, settings, state, moving, pairs, points, 0)
-        to_roots(bodies, empty_prepared(0), moving)
-        return
+def _calls_beside_solve(bodies: Bodies, context: StepContext, settings: Any, state: IterativeState) -> None:
+    """What :func:`iterative_step` calls besides :func:`solve`, called as it calls them (the
+    other branches' results stand in for what they would be): typed, never run, by
+    :func:`precompile_part`."""
+    _refused(state)
     open_step(bodies, context, context.check)
     moving = wake_disturbed(bodies, state, settings.sleep)
-    pairs, _ = getattr(broadphase, "py_func", broadphase)(bodies, context, settings, state, moving, moving)
+    pairs, _ = broadphase(bodies, context, settings, state, moving, moving)
     points, c = collide(bodies, context, settings, pairs, moving)
     wake_touched(bodies, pairs, points, c, moving, state, context.dt)
-    start = (bodies.position.copy(), bodies.velocity.copy())
     stop_at_static(
-        bodies, context, *start, moving, pairs, points.pair_index[:c], settings.speculative_distance,
-        CONTINUOUS_BACKOFF,
+        bodies, context, bodies.position, bodies.velocity, moving, pairs, points.pair_index[:c],
+        settings.speculative_distance, CONTINUOUS_BACKOFF,
     )  # fmt: skip
-    prepared = empty_prepared(0)
-    sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:0])
-    empty = np.zeros(0)
-    pack_contacts(points, 0, prepared, (empty, empty), (prepared.body_a, prepared.body_b))
-    _refused(state)
+    prepared = empty_prepared(c)
+    sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
+    empty = np.zeros(c)
+    pack_contacts(points, c, prepared, (empty, empty), (prepared.body_a, prepared.body_b))
     close_step(bodies, context.has_compounds)
+
+
+def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepContext) -> None:
+    """Compile, or load from numba's cache, one part of what :func:`iterative_step` calls, for
+    the argument types it calls them with (``settings`` the :class:`IterativeSettings` values):
+    "response" the solve (stages 3-5), "contacts" the rest. Nothing runs: the parts' bodies
+    are only typed (collision.kernels.compile_calls), so ``bodies`` does not change."""
+    state = new_state(bodies.position.shape[0])
+    if part == "response":
+        moving = np.zeros(bodies.position.shape[0], dtype=np.bool_)
+        no_rows, no_vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
+        points = Points(no_rows, no_rows, no_vectors, no_vectors, no_vectors, np.zeros(0))
+        pairs = np.zeros((0, 2), dtype=np.int64)
+        compile_calls(solve.py_func, bodies, context, settings, state, moving, pairs, points, 0)
+        return
+    compile_calls(_calls_beside_solve, bodies, context, settings, state)
 
 
 class IterativeSolver:

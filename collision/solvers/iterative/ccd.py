@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
+from collision.kernels import compiled_only
 from collision.sat import sweep_kernel
 from collision.shapes import MAX_VERTICES
 from collision.solvers.protocol import StepContext
@@ -37,7 +38,7 @@ def _place(local_vertices: np.ndarray, count: int, x: float, y: float, angle: fl
         out[v, 1] = y + s * lx + c * ly
 
 
-@njit(cache=True)
+@compiled_only()
 def _bounds(vertices: np.ndarray, count: int) -> tuple[float, float, float, float]:
     """(min x, min y, max x, max y) of ``vertices[:count]``."""
     lox = hix = vertices[0, 0]
@@ -50,7 +51,7 @@ def _bounds(vertices: np.ndarray, count: int) -> tuple[float, float, float, floa
     return lox, loy, hix, hiy
 
 
-@njit(cache=True)
+@compiled_only()
 def _paired(pairs: np.ndarray, touching: np.ndarray, i: int, j: int) -> bool:
     """Whether rows i and j are a pair of ``pairs (m, 2)`` (either order) that has contact
     points (``touching (m,) bool``)."""

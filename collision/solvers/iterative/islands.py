@@ -19,10 +19,11 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
+from collision.kernels import compiled_only
 from collision.solvers.protocol import StepContext
 
 
-@njit(cache=True)
+@compiled_only()
 def _find(parent: np.ndarray, i: int) -> int:
     root = i
     while parent[root] != root:
@@ -34,7 +35,7 @@ def _find(parent: np.ndarray, i: int) -> int:
     return root
 
 
-@njit(cache=True)
+@compiled_only()
 def wake_islands(sleeping: np.ndarray, state: Any, wake: np.ndarray) -> None:
     """Wake every sleeping body whose island (``state.island (n,)``, the id it fell asleep
     with) is marked in ``wake (n,) bool``, its clock restarted; every awake body is then in no
@@ -48,7 +49,7 @@ def wake_islands(sleeping: np.ndarray, state: Any, wake: np.ndarray) -> None:
             island[i] = -1
 
 
-@njit(cache=True)
+@compiled_only()
 def _tick_clocks(bodies: Bodies, static: np.ndarray, state: Any, settings: Any, dt: float) -> None:
     """Every awake row not marked ``static``: its clock ``state.sleep_time`` gains ``dt`` while
     it is slower than the sleep speeds, else restarts; a kinematic body in motion never rests."""
@@ -68,7 +69,7 @@ def _tick_clocks(bodies: Bodies, static: np.ndarray, state: Any, settings: Any, 
             sleep_time[i] += dt
 
 
-@njit(cache=True)
+@compiled_only()
 def _join_touching(
     static: np.ndarray, body_a: np.ndarray, body_b: np.ndarray, separation: np.ndarray
 ) -> np.ndarray:
@@ -92,7 +93,7 @@ def _join_touching(
     return parent
 
 
-@njit(cache=True)
+@compiled_only()
 def _island_clocks(
     parent: np.ndarray, static: np.ndarray, sleeping: np.ndarray, sleep_time: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -111,7 +112,7 @@ def _island_clocks(
     return island_time, island_awake
 
 
-@njit(cache=True)
+@compiled_only()
 def update_sleep(
     bodies: Bodies,
     static: np.ndarray,
@@ -159,7 +160,7 @@ def update_sleep(
     wake_islands(sleeping, state, wake)
 
 
-@njit(cache=True)
+@compiled_only()
 def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
     """Start of a step: every body woken from outside since the last step (a force, an
     impulse, a new velocity) gets its clock restarted and wakes the island it slept with;
@@ -196,7 +197,7 @@ def _reaches(bodies: Bodies, points: Any, k: int, i: int, j: int, dt: float) -> 
     return s + (dvx * points.normal[k, 0] + dvy * points.normal[k, 1]) * dt < 0.0
 
 
-@njit(cache=True)
+@compiled_only()
 def _moves(bodies: Bodies, moving: np.ndarray, r: int) -> bool:
     """Whether root ``r`` is awake and in motion: any awake dynamic body, or a kinematic one
     with a velocity."""
@@ -207,7 +208,7 @@ def _moves(bodies: Bodies, moving: np.ndarray, r: int) -> bool:
     return bodies.velocity[r, 0] != 0.0 or bodies.velocity[r, 1] != 0.0 or bodies.angular_velocity[r] != 0.0
 
 
-@njit(cache=True)
+@compiled_only()
 def wake_touched(
     bodies: Bodies, pairs: np.ndarray, points: Any, c: int, moving: np.ndarray, state: Any, dt: float
 ) -> bool:
@@ -256,7 +257,7 @@ def wake_touched(
     return True
 
 
-@njit(cache=True)
+@compiled_only()
 def sleep_islands(
     bodies: Bodies,
     context: StepContext,

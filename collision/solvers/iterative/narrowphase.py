@@ -21,6 +21,7 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.geometry import UNCOUNTED, Index
+from collision.kernels import compiled_only
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.protocol import StepContext
 from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH
@@ -161,7 +162,7 @@ def broadphase(
     return pairs, fat_pairs
 
 
-@njit(cache=True)
+@compiled_only()
 def body_reach(bodies: Bodies, moving: np.ndarray, dt: float) -> np.ndarray:
     """``(n, 3)`` per row what :func:`collide`'s closing reach reads: its velocity (x, y) and the
     chord its rotation can sweep within the step (``min(|w| dt, 2) * radius``), all 0 for a
@@ -180,7 +181,7 @@ def body_reach(bodies: Bodies, moving: np.ndarray, dt: float) -> np.ndarray:
     return motion
 
 
-@njit(cache=True)
+@compiled_only()
 def collide(
     bodies: Bodies, context: StepContext, settings: Any, pairs: np.ndarray, moving: np.ndarray
 ) -> tuple[Points, int]:
@@ -215,7 +216,7 @@ def collide(
 # Without numba's reference counting (UNCOUNTED, see collision/geometry.py), so that the views
 # of each pair's rows and the arrays handed to the manifold are not counted at every pair:
 # collide keeps the allocations.
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _pair_manifolds(
     wv: np.ndarray,
     vertex_count: np.ndarray,
@@ -311,7 +312,7 @@ def _clip_to_shape(
     return t0, t1
 
 
-@njit(cache=True)
+@compiled_only()
 def _static_partners(static: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The static bodies each moving body is paired with: ``(offsets (n + 1,), partners)``, row
     ``i``'s in ``partners[offsets[i]:offsets[i + 1]]``; ``partners`` is empty when no body has
@@ -341,7 +342,7 @@ def _static_partners(static: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray,
     return offsets, partners
 
 
-@njit(cache=True)
+@compiled_only()
 def drop_internal_edges(
     bodies: Bodies, world_normals: np.ndarray, pairs: np.ndarray, points: Points, c: Index
 ) -> Index:

@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import Index
+from collision.kernels import compiled_only
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 
 #: Gauss-Seidel passes over the impact's manifolds at most; a frictionless lone manifold is
@@ -90,7 +91,7 @@ def _frame(impact: Impact, k: Index, column: Index) -> tuple[int, int, float, fl
     return impact.prepared.body_a[k], impact.prepared.body_b[k], ux, uy
 
 
-@njit(cache=True)
+@compiled_only()
 def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> None:
     """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
     ``(-ny, nx)`` (TANGENT), its opposite on B."""
@@ -105,7 +106,7 @@ def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> 
     motion.angular_velocity[b] -= motion.inv_inertia[b] * d * prepared.cross_b[k, column]
 
 
-@njit(cache=True)
+@compiled_only()
 def _speed(motion: Motion, impact: Impact, k: Index, column: Index) -> float:
     """Relative speed (A minus B) at point ``k`` along its normal or tangent (see :func:`_push`)."""
     prepared = impact.prepared
@@ -119,7 +120,7 @@ def _speed(motion: Motion, impact: Impact, k: Index, column: Index) -> float:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def _set_impulse(
     motion: Motion, impact: Impact, k: Index, column: Index, total: np.ndarray, new: float
 ) -> float:
@@ -131,7 +132,7 @@ def _set_impulse(
     return abs(d)
 
 
-@njit(cache=True)
+@compiled_only()
 def _lcp2(
     c0: float, c1: float, k11: float, k12: float, k22: float, i11: float, i12: float, i22: float
 ) -> tuple[float, float]:
@@ -159,7 +160,7 @@ def _lcp2(
     return 0.0, x1
 
 
-@njit(cache=True)
+@compiled_only()
 def _spread(
     bounce: np.ndarray,
     count: Index,
@@ -217,7 +218,7 @@ def _spread(
     return count
 
 
-@njit(cache=True)
+@compiled_only()
 def impacting(
     motion: Motion,
     prepared: Prepared,
@@ -250,7 +251,7 @@ def impacting(
     return order
 
 
-@njit(cache=True)
+@compiled_only()
 def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float:
     """One Gauss-Seidel visit of manifold ``g``'s normal rows (compression impulses ``x``):
     a well-conditioned two-point manifold exactly as a 2 x 2 complementarity problem (Gauss-
@@ -280,7 +281,7 @@ def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float
     return change
 
 
-@njit(cache=True)
+@compiled_only()
 def _friction_rows(
     motion: Motion, impact: Impact, g: int, load: np.ndarray, scale: np.ndarray, f: np.ndarray
 ) -> float:
@@ -297,7 +298,7 @@ def _friction_rows(
     return change
 
 
-@njit(cache=True)
+@compiled_only()
 def _converge(
     motion: Motion,
     impact: Impact,
@@ -325,7 +326,7 @@ def _converge(
             return
 
 
-@njit(cache=True)
+@compiled_only()
 def _take_back(motion: Motion, impact: Impact, order: np.ndarray, totals: tuple) -> None:
     """Step 1: the impulses ``totals`` = ``(normal (c,), tangent (c,))`` of the manifolds
     ``order`` taken back."""
@@ -338,7 +339,7 @@ def _take_back(motion: Motion, impact: Impact, order: np.ndarray, totals: tuple)
             _push(motion, impact, k, TANGENT, -total_tangent[k])
 
 
-@njit(cache=True)
+@compiled_only()
 def apply_restitution(
     motion: Motion, impact: Impact, max_normal_impulse: np.ndarray, totals: tuple, threshold: float
 ) -> None:

@@ -35,6 +35,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import wrap_angles
+from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared, manifold_link, manifold_links
 from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
@@ -44,7 +45,7 @@ from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
 # the default scene's cold start, 15 s so).
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s separation now: start of step plus its bodies' ``travel (n, 3)``."""
     a = prepared.body_a[k]
@@ -56,7 +57,7 @@ def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) 
     return points.separation[k] + dn + turn
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _closing_speed(velocity: tuple, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s normal speed (negative: closing) from ``velocity`` (linear, angular)."""
     linear, angular = velocity
@@ -68,7 +69,7 @@ def _closing_speed(velocity: tuple, points: Points, prepared: Prepared, k: int) 
     return vn + angular[a] * prepared.cross_a[k, 0] - angular[b] * prepared.cross_b[k, 0]
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _stopping_speed(velocity: tuple, points: Points, prepared: Prepared, k: int, held: int) -> float:
     """Point ``k``'s closing speed that the velocity pass removes (negative: closing). With a
     held body (``held`` 1: a, 2: b, 0: neither) the upper body is stopped, never lifted: a held
@@ -89,13 +90,13 @@ def _stopping_speed(velocity: tuple, points: Points, prepared: Prepared, k: int,
     return vn
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _rise(points: Points, k: int, up: tuple[float, float]) -> float:
     """Up-component of point ``k``'s normal (from body b toward body a)."""
     return points.normal[k, 0] * up[0] + points.normal[k, 1] * up[1]
 
 
-@njit(cache=True)
+@compiled_only()
 def contact_layers(
     inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarray, points: Points,
     up: tuple[float, float],
@@ -151,7 +152,7 @@ def contact_layers(
     return layer
 
 
-@njit(cache=True)
+@compiled_only()
 def _layer_order(link: np.ndarray, layer: np.ndarray) -> np.ndarray:
     """Manifold indices by the lower layer of their two bodies, ground first (stable)."""
     groups = link.shape[0]
@@ -169,7 +170,7 @@ def _layer_order(link: np.ndarray, layer: np.ndarray) -> np.ndarray:
     return order
 
 
-@njit(cache=True)
+@compiled_only()
 def _loaded(
     inv_mass: np.ndarray, walk: tuple, points: Points, up: tuple[float, float], ratio: float
 ) -> np.ndarray:
@@ -205,7 +206,7 @@ def _loaded(
     return loaded
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _two_point_lcp(k11: float, k12: float, k22: float, c0: float, c1: float) -> tuple[float, float]:
     """The least pushes ``x >= 0`` with ``K x + c >= 0`` and ``x_i (K x + c)_i = 0`` (``K``
     symmetric positive definite); a nearly singular ``K`` (the points act as one) gets the
@@ -225,7 +226,7 @@ def _two_point_lcp(k11: float, k12: float, k22: float, c0: float, c1: float) -> 
     return max(x0, 0.0), 0.0
 
 
-@njit(cache=True, forceinline=True)
+@compiled_only(forceinline=True)
 def _held(a: int, b: int, layer: np.ndarray, points: Points, k: int, up: tuple[float, float]) -> int:
     """Which body of manifold (``a``, ``b``; first point ``k``) the shock holds: 1 (a) or 2 (b)
     when the other, a layer further from the ground, rests on it (the normal within
@@ -260,7 +261,7 @@ def _wedged(
     return wedged
 
 
-@njit(cache=True)
+@compiled_only()
 def _lift(
     travel: np.ndarray, budget: np.ndarray, points: Points, prepared: Prepared, walk: tuple,
     slop: float, up: tuple[float, float], loaded: np.ndarray, wedged: np.ndarray,
@@ -299,7 +300,7 @@ def _lift(
         budget[upper] -= rise
 
 
-@njit(cache=True)
+@compiled_only()
 def _stop(
     velocity: tuple, travel: np.ndarray, points: Points, prepared: Prepared, masses: tuple,
     walk: tuple, up: tuple[float, float],
@@ -352,7 +353,7 @@ def _stop(
         angular[b] -= iib * (x0 * rnb0 + x1 * rnb1)
 
 
-@njit(cache=True)
+@compiled_only()
 def _headroom(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, masses: tuple,
     up: tuple[float, float], slop: float,
@@ -413,7 +414,7 @@ def _headroom(
     return room
 
 
-@njit(cache=True)
+@compiled_only()
 def lift(
     pose: tuple, travel: np.ndarray, contacts: tuple, settings: tuple, loaded: np.ndarray,
     masses: tuple,
@@ -442,7 +443,7 @@ def lift(
     wrap_angles(angle)
 
 
-@njit(cache=True)
+@compiled_only()
 def propagate_shock(
     pose: tuple,
     velocity: tuple,

@@ -25,6 +25,7 @@ from numba import njit
 from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, wrap_angles
+from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.softness import soft_coefficients, softness_table
@@ -175,7 +176,7 @@ def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
     return point[k, P_RNA], point[k, P_RNB], point[k, P_RTA], point[k, P_RTB]
 
 
-@njit(cache=True, forceinline=True, **UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
@@ -272,7 +273,7 @@ def _pass(
             body[b, B_W] = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _solve(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, max_push: float,
@@ -290,7 +291,7 @@ def _solve(
     _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(True), math.inf, max_push)
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _relax(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float,
@@ -300,7 +301,7 @@ def _relax(
     _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(False), math.inf, 0.0)
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _final_relax(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, order: np.ndarray,
     softness: np.ndarray, inv_h: float, impact_speed: float,
@@ -310,7 +311,7 @@ def _final_relax(
     _pass(body, point, manifold, link, order, softness, inv_h, np.bool_(False), impact_speed, 0.0)
 
 
-@njit(cache=True)
+@compiled_only()
 def _interleaved_order(count: int, streams: int) -> np.ndarray:
     """0..count-1 dealt from ``streams`` equal runs in turn (0, c, 2c, .., 1, c+1, ..).
 
@@ -330,7 +331,7 @@ def _interleaved_order(count: int, streams: int) -> np.ndarray:
     return order
 
 
-@njit(cache=True, **UNCOUNTED)
+@compiled_only(**UNCOUNTED)
 def _warm_start(body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray) -> None:
     """Apply every point's accumulated impulses, manifold by manifold (packed rows)."""
     for g in range(manifold.shape[0]):

@@ -22,6 +22,7 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 from collision.geometry import mix_friction, mix_restitution
+from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
 
@@ -61,7 +62,7 @@ def _pair_run(pair_index: np.ndarray, first: int, c: int) -> tuple[int, int]:
     return p, last
 
 
-@njit(cache=True)
+@compiled_only()
 def empty_prepared(c: int) -> Prepared:
     """Room for ``c`` prepared points (their impulses and time of impact zero)."""
     return Prepared(
@@ -81,7 +82,7 @@ def empty_prepared(c: int) -> Prepared:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def prepare_manifolds(
     bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray, pairs: np.ndarray, points: Points, c: int,
     dt: float,
@@ -207,7 +208,7 @@ def _match_renamed(
         found[best_j] = best_r
 
 
-@njit(cache=True)
+@compiled_only()
 def match_previous(
     points: Points, c: int, pairs: np.ndarray, prepared: Prepared, state: Any, settings: Any
 ) -> None:
@@ -305,7 +306,7 @@ class Manifolds(NamedTuple):
     block: np.ndarray
 
 
-@njit(cache=True)
+@compiled_only()
 def group_manifolds(
     pair_index: np.ndarray, prepared: Prepared, inv_mass: np.ndarray, inv_inertia: np.ndarray, c: int
 ) -> Manifolds:

@@ -1,0 +1,156 @@
+"""Kernels built without their Python wrapper (collision.kernels): a call from Python is a clear
+TypeError, never a call through a null pointer; no Python code of the project calls one; and
+typing a plain function compiles what it calls without running or compiling it."""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import os
+import pkgutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import collision
+from collision.kernels import CompiledOnly
+
+ROOT = Path(__file__).resolve().parents[2]
+JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+
+
+def engine_kernels() -> dict[str, list[CompiledOnly]]:
+    """Every compiled-only kernel of the engine, by name."""
+    found: dict[str, list[CompiledOnly]] = {}
+    for info in pkgutil.walk_packages(collision.__path__, "collision."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, CompiledOnly) and value.py_func.__module__ == info.name:
+                found.setdefault(value.py_func.__name__, []).append(value)
+    return found
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_the_step_s_inner_kernels_are_compiled_only() -> None:
+    kernels = engine_kernels()
+    # The solver's stages and the deepest helpers of the narrowphase, for a start.
+    for name in ("collide", "apply_restitution", "propagate_shock", "face_separation", "_pass"):
+        assert name in kernels, name
+    assert len(kernels) > 60
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_a_call_from_python_is_a_type_error_naming_the_kernel() -> None:
+    from collision.solvers.iterative.restitution import _lcp2
+
+    with pytest.raises(TypeError, match=r"restitution\._lcp2 is called from compiled code only"):
+        _lcp2(1.0, 1.0, 2.0, 0.0, 2.0, 0.5, 0.0, 0.5)
+    # Its plain form answers: both rows separating, no impulse.
+    assert _lcp2.py_func(1.0, 1.0, 2.0, 0.0, 2.0, 0.5, 0.0, 0.5) == (0.0, 0.0)
+
+
+def _typed_only(tree: ast.Module) -> set[str]:
+    """Plain functions of a module that are handed to compile_calls: typed, never run."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "compile_calls" and node.args:
+            first = node.args[0]
+            if isinstance(first, ast.Name):
+                names.add(first.id)
+            elif isinstance(first, ast.Attribute) and first.attr == "py_func":
+                names.add(getattr(first.value, "id", ""))
+    return names
+
+
+def _is_kernel(fn: ast.FunctionDef) -> bool:
+    for decorator in fn.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if getattr(target, "id", None) in ("njit", "compiled_only"):
+            return True
+    return False
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_no_python_code_calls_a_compiled_only_kernel() -> None:
+    """A name of a compiled-only kernel appears in Python code (outside kernels and the plain
+    functions compile_calls types) only as ``kernel.py_func`` or in an import."""
+    names = set(engine_kernels())
+    offences = []
+    for folder in ("collision", "demo", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path == Path(__file__).resolve():
+                continue  # calls one on purpose, to see the error
+            tree = ast.parse(path.read_text(), str(path))
+            skip: set[int] = set()
+            typed = _typed_only(tree)
+            for fn in ast.walk(tree):
+                if isinstance(fn, ast.FunctionDef) and (_is_kernel(fn) or fn.name in typed):
+                    skip.update(id(node) for node in ast.walk(fn))
+            parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+            for node in ast.walk(tree):
+                if id(node) in skip:
+                    continue
+                name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", None)
+                if name not in names or isinstance(node, ast.Attribute) and name == "py_func":
+                    continue
+                parent = parents.get(id(node))
+                if isinstance(parent, ast.Attribute) and parent.attr == "py_func":
+                    continue
+                offences.append(f"{path.relative_to(ROOT)}:{node.lineno}: {name}")
+    assert not offences, "Python code refers to compiled-only kernels:\n" + "\n".join(offences)
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_compile_calls_compiles_what_a_body_calls_without_running_it(tmp_path: Path) -> None:
+    """In a fresh process with an empty cache: the kernel a plain function calls is compiled for
+    the types the body passes, the plain function never runs (it would raise: a call from Python
+    to a compiled-only kernel), and a kernel with the same body then compiles only itself."""
+    (tmp_path / "typed_module.py").write_text(
+        textwrap.dedent(
+            """
+            import numpy as np
+            from numba import njit
+            from collision.kernels import compiled_only
+
+            @compiled_only()
+            def double(a, k):
+                return 2.0 * a[k]
+
+            def body(a):
+                return double(a, a.shape[0] - 1) + 1.0
+
+            kernel = njit(cache=True)(body)
+            """
+        )
+    )
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        from numba.core import event
+        from collision.kernels import compile_calls
+        import typed_module as m
+
+        compiled = []
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                compiled.append(ev.data["dispatcher"].py_func.__name__)
+            def on_end(self, ev):
+                pass
+        event.register("numba:compile", Listener())
+        returned = compile_calls(m.body, np.arange(3.0))
+        print(str(returned), [str(s) for s in m.double.signatures], compiled)
+        compiled.clear()
+        print(m.kernel(np.arange(3.0)), compiled)
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{ROOT}:{tmp_path}"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    first, second = out.stdout.strip().splitlines()
+    assert first == """float64 ["(Array(float64, 1, 'C', False, aligned=True), int64)"] ['double']"""
+    assert second == "5.0 ['body']"
