@@ -93,7 +93,7 @@ def compile_calls(func: Callable[..., Any], *args: Any) -> Any:
             func,
             argtypes,
             None,
-            compiler.Flags(),
+            cpu_target.options.parse_as_flags(compiler.Flags(), {}),  # a kernel's: numba's NRT on
             {},
             pipeline_class=_TypingOnly,
         )
