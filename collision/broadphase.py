@@ -206,6 +206,86 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     return out
 
 
+#: A cache refit (:func:`refit_pairs`) instead of a rebuild while at most one body in this many
+#: left its grown box: each of those is tested against every box (n tests), which beats a sort
+#: and sweep of all of them for a few bodies and loses for many.
+REFIT_SHARE = 16
+
+
+@compiled_only()
+def refit_pairs(
+    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, margin: float
+) -> np.ndarray:
+    """The cache's pairs after the boxes of the bodies ``escaped (k,) int64`` (ascending) are
+    grown again around their bounds: :func:`candidate_pairs` over the grown boxes, for the
+    few bodies that left theirs (a pile settling, a body knocked off a stack).
+
+    ``lo``, ``hi (n, 2)``, ``skip (n,) bool`` the bodies' bounds and flags now; ``fat`` =
+    ``(fat_lo, fat_hi (n, 2), fat_skip (n,) bool, fat_pairs (f, 2) int64)``, the cache (its
+    pairs sorted by ``i`` then ``j``), whose escaped rows are updated in place; ``margin``
+    (units) what the boxes are grown by. Pairs of two bodies that kept their boxes stay;
+    every escaped body's pairs are found again by testing its grown box against every other.
+    Returns the pairs, ``(m, 2) int64``, sorted by ``i`` then ``j`` as candidate_pairs gives
+    them (the caller checks the pair budget)."""
+    fat_lo, fat_hi, fat_skip, fat_pairs = fat
+    n = lo.shape[0]
+    moved = np.zeros(n, dtype=np.bool_)
+    for e in escaped:
+        moved[e] = True
+        for d in range(2):
+            fat_lo[e, d] = lo[e, d] - margin
+            fat_hi[e, d] = hi[e, d] + margin
+        fat_skip[e] = skip[e]
+    found = np.empty((16, 2), dtype=np.int64)
+    f = 0
+    for e in escaped:
+        for o in range(n):
+            if o == e or (moved[o] and o < e) or (skip[e] and skip[o]):
+                continue  # a pair of two escaped bodies is found from the first
+            if (
+                fat_lo[o, 0] <= fat_hi[e, 0]
+                and fat_lo[e, 0] <= fat_hi[o, 0]
+                and fat_lo[o, 1] <= fat_hi[e, 1]
+                and fat_lo[e, 1] <= fat_hi[o, 1]
+            ):
+                if f == found.shape[0]:
+                    grown = np.empty((2 * f, 2), dtype=np.int64)
+                    for q in range(f):
+                        grown[q, 0] = found[q, 0]
+                        grown[q, 1] = found[q, 1]
+                    found = grown
+                found[f, 0] = min(e, o)
+                found[f, 1] = max(e, o)
+                f += 1
+    by_j = np.empty((f, 2), dtype=np.int64)
+    _counting_sort(found, f, 1, n, by_j)
+    new = np.empty((f, 2), dtype=np.int64)
+    _counting_sort(by_j, f, 0, n, new)
+    # Merge the pairs kept (sorted, none with an escaped body) with the new ones (sorted).
+    out = np.empty((fat_pairs.shape[0] + f, 2), dtype=np.int64)
+    m = 0
+    q = 0
+    for p in range(fat_pairs.shape[0]):
+        i = fat_pairs[p, 0]
+        j = fat_pairs[p, 1]
+        if moved[i] or moved[j]:
+            continue
+        while q < f and (new[q, 0] < i or (new[q, 0] == i and new[q, 1] < j)):
+            out[m, 0] = new[q, 0]
+            out[m, 1] = new[q, 1]
+            m += 1
+            q += 1
+        out[m, 0] = i
+        out[m, 1] = j
+        m += 1
+    while q < f:
+        out[m, 0] = new[q, 0]
+        out[m, 1] = new[q, 1]
+        m += 1
+        q += 1
+    return out[:m]
+
+
 def warn_crowd(count: int) -> bool:
     """Warn (RuntimeWarning, from the caller of ``World.step``) that a step of a world of
     ``count`` bodies reached the pair budget of :func:`candidate_pairs`; returns True (warned)."""

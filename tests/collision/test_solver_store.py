@@ -18,6 +18,7 @@ from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.solvers.iterative.narrowphase import cached_pairs
 from collision.solvers.iterative.warm_start import prepare_points
+from collision.tolerances import MAX_PAIRS_PER_BODY
 from demo.bench import pile_shapes
 from tests.collision.kernel_records import bodies_of, iterative_settings, points_of, previous_points
 
@@ -67,6 +68,70 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander() -> None:
         assert pairs.dtype == np.int64 and pairs.shape[1] == 2
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
     assert 1 < rebuilds < 200  # the cache was both used and rebuilt
+
+
+def _cache(n: int) -> tuple:
+    """An empty broadphase cache for ``n`` bodies: fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs."""
+    return (
+        np.zeros((n, 2)),
+        np.zeros((n, 2)),
+        np.zeros(n, dtype=np.bool_),
+        np.zeros(1, dtype=np.bool_),
+        np.zeros((0, 2), dtype=np.int64),
+    )
+
+
+def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many() -> None:
+    """Steps where no box, a few boxes or many boxes leave their grown boxes (and flags flip):
+    the pairs are the brute force's every step, and the cache is kept, refitted (only the
+    escaped bodies' grown boxes change) and rebuilt (all of them change), each many times."""
+    rng = np.random.default_rng(11)
+    n = 200
+    centre = rng.uniform(0.0, 30.0, size=(n, 2))
+    half = rng.uniform(0.1, 1.0, size=(n, 2))
+    skip = rng.random(n) < 0.3
+    fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs = _cache(n)
+    seen = {"kept": 0, "refit": 0, "rebuilt": 0}
+    for step in range(300):
+        kind = step % 3
+        movers = rng.choice(n, size=(0, 3, 60)[kind], replace=False)
+        centre[movers] += rng.uniform(-1.5, 1.5, size=(movers.shape[0], 2))
+        if kind == 1 and step % 2:
+            skip[movers[0]] ^= True
+        lo = centre - half
+        hi = centre + half
+        old_lo = fat_lo.copy()
+        pairs, fat_pairs = cached_pairs(
+            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.05, np.zeros(1, dtype=np.int64)
+        )
+        assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
+        changed = int(np.sum(np.any(fat_lo != old_lo, axis=1)))
+        if step > 0:
+            seen["kept" if changed == 0 else "refit" if changed <= n // 16 else "rebuilt"] += 1
+    assert min(seen.values()) > 20, seen
+
+
+def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so() -> None:
+    """A few bodies moved into a heap: found by a refit, their pairs would pass the budget of
+    MAX_PAIRS_PER_BODY per body, so the cache is rebuilt, its sweep stopping at the budget,
+    and the crowd flag is set; every pair given is a true one."""
+    n = 80
+    centre = np.zeros((n, 2))
+    centre[72:] = np.arange(8)[:, None] * 10.0 + 20.0  # 72 heaped at the origin, 8 apart
+    half = np.full((n, 2), 0.5)
+    skip = np.zeros(n, dtype=np.bool_)
+    cache = _cache(n)
+    crowd = np.zeros(1, dtype=np.int64)
+    lo, hi = centre - half, centre + half
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], 0.05, crowd)
+    assert len(pairs) == 72 * 71 // 2 < MAX_PAIRS_PER_BODY * n and crowd[0] == 0
+    centre[72:76] = 0.0
+    lo, hi = centre - half, centre + half
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, 0.05, crowd)
+    assert crowd[0] == 1
+    assert len(fat_pairs) == MAX_PAIRS_PER_BODY * n
+    truth = set(brute_force_pairs(lo, hi, skip))
+    assert 0 < len(pairs) <= MAX_PAIRS_PER_BODY * n and {tuple(p) for p in pairs.tolist()} <= truth
 
 
 def _one_point_store(x: float, y: float, nx: float, ny: float, key: int, impulse: float) -> tuple:

@@ -19,12 +19,12 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
-from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.broadphase import REFIT_SHARE, candidate_pairs, refit_pairs, swept_bounds, transform_vertices
 from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.protocol import StepContext
-from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH
+from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH, MAX_PAIRS_PER_BODY
 
 
 class Points(NamedTuple):
@@ -60,24 +60,33 @@ def cached_pairs(
     from (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
     the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
     fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
-    (the same test, in the same (i, j) order); otherwise the cache is rebuilt (within the pair
-    budget: ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
+    (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
+    left their fat boxes or changed flags, only theirs are grown again and their pairs found
+    again (``refit_pairs``); when more did, the cache is rebuilt (within the pair budget:
+    ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
     ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
     """
     n = lo.shape[0]
-    valid = fat_valid[0]
-    if valid:
-        for i in range(n):
-            if (
-                skip[i] != fat_skip[i]
-                or lo[i, 0] < fat_lo[i, 0]
-                or lo[i, 1] < fat_lo[i, 1]
-                or hi[i, 0] > fat_hi[i, 0]
-                or hi[i, 1] > fat_hi[i, 1]
-            ):
-                valid = False
-                break
-    if not valid:
+    escaped = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if (
+            skip[i] != fat_skip[i]
+            or lo[i, 0] < fat_lo[i, 0]
+            or lo[i, 1] < fat_lo[i, 1]
+            or hi[i, 0] > fat_hi[i, 0]
+            or hi[i, 1] > fat_hi[i, 1]
+        ):
+            escaped[k] = i
+            k += 1
+    budget = MAX_PAIRS_PER_BODY * n
+    rebuild = not fat_valid[0] or k * REFIT_SHARE > n or fat_pairs.shape[0] >= budget
+    if k > 0 and not rebuild:
+        fat = (fat_lo, fat_hi, fat_skip, fat_pairs)
+        fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, fat_margin)
+        # Past the budget the rebuild's sweep stops where candidate_pairs does, and says so.
+        rebuild = fat_pairs.shape[0] > budget
+    if rebuild:
         for i in range(n):
             fat_lo[i, 0] = lo[i, 0] - fat_margin
             fat_lo[i, 1] = lo[i, 1] - fat_margin
