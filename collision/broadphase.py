@@ -207,9 +207,10 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
 
 
 #: A cache refit (:func:`refit_pairs`) instead of a rebuild while at most one body in this many
-#: left its grown box: each of those is tested against every box (n tests), which beats a sort
-#: and sweep of all of them for a few bodies and loses for many.
-REFIT_SHARE = 16
+#: left its grown box: each of those is tested against every box, which beats a sort and sweep
+#: of all of them for a few bodies and loses for many (the 1000-body pile: a rebuild about
+#: 250 us, a refit 20 us and 7 us per body).
+REFIT_SHARE = 64
 
 
 @compiled_only()
@@ -239,15 +240,19 @@ def refit_pairs(
     found = np.empty((16, 2), dtype=np.int64)
     f = 0
     for e in escaped:
+        left, right = fat_lo[e, 0], fat_hi[e, 0]
+        bottom, top = fat_lo[e, 1], fat_hi[e, 1]
         for o in range(n):
-            if o == e or (moved[o] and o < e) or (skip[e] and skip[o]):
-                continue  # a pair of two escaped bodies is found from the first
+            # Every comparison made (no short cut), so the test is straight-line code and
+            # the rare overlap the only branch.
             if (
-                fat_lo[o, 0] <= fat_hi[e, 0]
-                and fat_lo[e, 0] <= fat_hi[o, 0]
-                and fat_lo[o, 1] <= fat_hi[e, 1]
-                and fat_lo[e, 1] <= fat_hi[o, 1]
+                (fat_lo[o, 0] <= right)
+                & (left <= fat_hi[o, 0])
+                & (fat_lo[o, 1] <= top)
+                & (bottom <= fat_hi[o, 1])
             ):
+                if o == e or (moved[o] and o < e) or (skip[e] and skip[o]):
+                    continue  # a pair of two escaped bodies is found from the first
                 if f == found.shape[0]:
                     grown = np.empty((2 * f, 2), dtype=np.int64)
                     for q in range(f):
