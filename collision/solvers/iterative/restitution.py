@@ -35,7 +35,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from collision.geometry import Index
+from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 
@@ -46,6 +46,11 @@ RESTITUTION_PASSES = 32
 
 #: Relative change of the impact's impulses (dimensionless) below which the passes stop.
 RESTITUTION_CONVERGENCE = 1e-12
+
+# The Gauss-Seidel visits are compiled without numba's reference counting (UNCOUNTED, see
+# collision/geometry.py: they allocate nothing): each fetched the arrays of the motion and the
+# impact again and counted them, and the 1000-body pile's landing (36 manifolds, 32 passes
+# each way) spent 0.33 ms in apply_restitution, 0.14 ms so.
 
 #: Columns of the arms (``Prepared.cross_a``, ``cross_b``): crossed with the normal, the tangent.
 #: numpy ints: numba would compile the kernels they are passed to once per int literal.
@@ -91,7 +96,7 @@ def _frame(impact: Impact, k: Index, column: Index) -> tuple[int, int, float, fl
     return impact.prepared.body_a[k], impact.prepared.body_b[k], ux, uy
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> None:
     """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
     ``(-ny, nx)`` (TANGENT), its opposite on B."""
@@ -106,7 +111,7 @@ def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> 
     motion.angular_velocity[b] -= motion.inv_inertia[b] * d * prepared.cross_b[k, column]
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _speed(motion: Motion, impact: Impact, k: Index, column: Index) -> float:
     """Relative speed (A minus B) at point ``k`` along its normal or tangent (see :func:`_push`)."""
     prepared = impact.prepared
@@ -120,7 +125,7 @@ def _speed(motion: Motion, impact: Impact, k: Index, column: Index) -> float:
     )
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _set_impulse(
     motion: Motion, impact: Impact, k: Index, column: Index, total: np.ndarray, new: float
 ) -> float:
@@ -251,7 +256,7 @@ def impacting(
     return order
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float:
     """One Gauss-Seidel visit of manifold ``g``'s normal rows (compression impulses ``x``):
     a well-conditioned two-point manifold exactly as a 2 x 2 complementarity problem (Gauss-
@@ -281,7 +286,7 @@ def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float
     return change
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _friction_rows(
     motion: Motion, impact: Impact, g: int, load: np.ndarray, scale: np.ndarray, f: np.ndarray
 ) -> float:
@@ -298,7 +303,7 @@ def _friction_rows(
     return change
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _converge(
     motion: Motion,
     impact: Impact,
@@ -326,7 +331,7 @@ def _converge(
             return
 
 
-@compiled_only()
+@compiled_only(**UNCOUNTED)
 def _take_back(motion: Motion, impact: Impact, order: np.ndarray, totals: tuple) -> None:
     """Step 1: the impulses ``totals`` = ``(normal (c,), tangent (c,))`` of the manifolds
     ``order`` taken back."""
