@@ -80,7 +80,8 @@ def cached_pairs(
             escaped[k] = i
             k += 1
     budget = MAX_PAIRS_PER_BODY * n
-    rebuild = not fat_valid[0] or k * REFIT_SHARE > n or fat_pairs.shape[0] >= budget
+    # A cache cut short at the budget is kept while nothing leaves it, never refitted.
+    rebuild = not fat_valid[0] or k * REFIT_SHARE > n or (k > 0 and fat_pairs.shape[0] >= budget)
     if k > 0 and not rebuild:
         fat = (fat_lo, fat_hi, fat_skip, fat_pairs)
         fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, fat_margin)
@@ -119,13 +120,17 @@ def cached_pairs(
 # link, optimise and compile the cache and the sweep once more (seconds of a cold start).
 @njit(cache=True, inline="always")
 def broadphase(
-    bodies: Bodies, context: StepContext, settings: Any, state: Any, moving: np.ndarray, dynamic: np.ndarray
+    bodies: Bodies, context: StepContext, settings: Any, cache: tuple, moving: np.ndarray, dynamic: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """World vertices refreshed, then the step's candidate pairs from the cache in ``state``:
-    ``(pairs (m, 2), fat_pairs)``. Bodies that do not move (``moving (n,) bool``) need no pair
-    among themselves. With compounds or kinematic bodies, pairs of rows of one body and pairs
-    where neither row is ``dynamic (n,) bool`` (kinematic against kinematic or static) are
-    dropped. Without ``context.continuous`` the boxes are not swept."""
+    """World vertices refreshed, then the step's candidate pairs from the broadphase cache
+    ``cache`` = ``(state, fat_pairs)``: the solver's state, whose grown boxes are updated in
+    place, and the cache's pairs as the last broadphase left them (the state's between steps;
+    within a step, what the step's first broadphase returned: its grown boxes and its pairs go
+    together). Returns ``(pairs (m, 2), fat_pairs)``. Bodies that do not move (``moving (n,)
+    bool``) need no pair among themselves. With compounds or kinematic bodies, pairs of rows of
+    one body and pairs where neither row is ``dynamic (n,) bool`` (kinematic against kinematic
+    or static) are dropped. Without ``context.continuous`` the boxes are not swept."""
+    state, fat_pairs = cache
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
     transform_vertices(bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, wv)
@@ -153,7 +158,7 @@ def broadphase(
         state.fat_hi,
         state.fat_skip,
         state.fat_valid,
-        state.fat_pairs,
+        fat_pairs,
         settings.broadphase_margin,
         context.crowd,
     )
