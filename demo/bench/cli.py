@@ -3,9 +3,11 @@
 - ``python -m demo bench [SCENE ...] [--json] [--steps N] [--profile]``: our benchmark scenes in
   our world, ms/step (median, p95) and how each ended; ``--profile`` adds the time per stage of
   the step (``World.profile``), also with ``--vs``.
-- ``--vs box2d|pymunk|all [SCENE ...] [--rounds N] [--json]``: the same scenes in ours and the
-  other engines, each in its own process, alternating, ratios per round and their median
-  (SCENE from pyramid, pile, pile8000, bullet; default all).
+- ``--vs box2d|pymunk|all [SCENE ...] [--rounds N] [--threads N] [--json]``: the same scenes
+  in ours and the other engines, each in its own process, alternating, ratios per round and
+  their median (SCENE from pyramid, pile, pile8000, bullet; default all). Big scenes
+  (collision.threads.THREADED_BODIES rows or more: pile8000) run ours on every core numba
+  sees, or on ``--threads N``; the other engines on one.
 - ``--scale [--vs ...] [--rounds N] [--json]``: the pile at 250 ... 8000 bodies and the pyramid
   at 10 ... 60 rows; ratios and fitted exponents.
 - ``--physics [--case NAME ...] [--json]``: the exact physics cases in ours (each solver), Box2D
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -103,6 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--case", action="append", default=[], metavar="NAME", help="with --physics: only this case"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        choices=range(1, 65),
+        default=None,
+        metavar="N",
+        help="with --vs or --scale: threads our big scenes may use (NUMBA_NUM_THREADS in our process; "
+        "default: every core numba sees); the other engines keep one",
+    )
     return parser
 
 
@@ -135,6 +147,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
             parser.error(f"scene {safeio.shorten(name)}: choose from {', '.join(allowed)}")
     if args.rounds is not None and not (args.vs or args.scale or args.compile or args.program):
         parser.error("--rounds needs --vs, --scale, --compile or --program")
+    if args.threads is not None and not (args.vs or args.scale):
+        parser.error("--threads needs --vs or --scale")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -166,6 +180,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"--vs {vs}: {problem}", file=sys.stderr)
                 return 2
         progress = None if args.json else sys.stderr
+        if args.threads is not None:
+            os.environ["NUMBA_NUM_THREADS"] = str(args.threads)  # the engines' processes inherit it
         if args.scale:
             speed.scale(vs, args.rounds or 1, args.json, sys.stdout, progress)
         else:

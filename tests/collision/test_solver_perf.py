@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from collision.solvers.iterative.soft_step import SOLVE_STREAMS, soft_step
+from collision.solvers.iterative.colours import SOLVE_STREAMS
+from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
 from tests.collision.kernel_records import (
     bodies_of,
@@ -232,6 +233,7 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
         points,
         prepared,
         Manifolds(d["offsets"], d["block"]),
+        None,
     )
     velocity = bodies.velocity
     angular_velocity = bodies.angular_velocity

@@ -67,6 +67,7 @@ from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Prepared, empty_prepared, group_manifolds, prepare_points
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
+from collision.threads import step_threads
 from collision.tolerances import (
     BROADPHASE_FAT_MARGIN,
     CONTACT_DAMPING_RATIO,
@@ -109,6 +110,15 @@ class IterativeSettings(Settings):
         "step nearly still instead of with a residual velocity they do not move at.",
         0,
         100,
+    )
+    threads = Setting(
+        "int",
+        0,
+        "Threads a step of a big world (collision.threads.THREADED_BODIES rows or more) may run "
+        "its narrowphase and contact passes on (0: as many as numba runs, NUMBA_NUM_THREADS; "
+        "1: one). Results are the same whatever the count.",
+        0,
+        256,
     )
     shock_iterations = Setting(
         "int",
@@ -333,11 +343,12 @@ def solve(
     pairs: np.ndarray,
     points: Points,
     c: int,
+    threads: int | None,
 ) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Stages 3-5: prepare and warm start the ``c`` points, the soft step, restitution.
-    Returns ``(prepared, total_normal, total_tangent, row_a, row_b)``: the points (their
-    bodies the roots, their impulses last substep's), the impulses over the step (N s), and
-    the rows the points were found on."""
+    """Stages 3-5: prepare and warm start the ``c`` points, the soft step (on ``threads``,
+    None: one), restitution. Returns ``(prepared, total_normal, total_tangent, row_a,
+    row_b)``: the points (their bodies the roots, their impulses last substep's), the impulses
+    over the step (N s), and the rows the points were found on."""
     start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     prepared = prepare_points(bodies, inv_mass, inv_inertia, pairs, points, c, state, settings, context.dt)
@@ -350,7 +361,7 @@ def solve(
     start_pose = (bodies.position.copy(), bodies.angle.copy())
     lap(context.ticks, PREPARE, start)
     total_normal, total_tangent, max_normal_impulse = soft_step(
-        bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds
+        bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds, threads
     )
     start = start_clock(context.ticks)
     threshold = impact_threshold(context, settings)
@@ -431,14 +442,16 @@ def _refused(state: IterativeState) -> tuple:
 
 @njit(cache=True)
 def iterative_step(
-    fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple
+    fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple, threads: int | None
 ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole world step with the iterative solver in one compiled call: the world's
     opening (collision.bodies.open_step), the module docstring's stages 1-7, the world's
     closing (collision.bodies.close_step).
 
     The body store's rows, the :class:`IterativeSettings` values, the step context and the
-    :class:`IterativeState` come as plain tuples (collision.records). Returns ``(done, index,
+    :class:`IterativeState` come as plain tuples (collision.records); ``threads`` is None for
+    one thread (numba then compiles no threaded kernel into this specialisation) or the count
+    numba is set to (collision/threads.py). Returns ``(done, index,
     vectors, values, contact_state, fat_pairs)``: whether the opening accepted the state (if
     not, nothing changed and there are no points), this step's contact points (see
     :func:`pack_contacts`; ``contact_state (c,) int8``) and the broadphase cache's pairs; with
@@ -468,14 +481,14 @@ def iterative_step(
     t = lap(ticks, WAKE, t)
     pairs, fat_pairs = broadphase(bodies, context, settings, (state, state.fat_pairs), moving, dynamic)
     t = lap(ticks, BROADPHASE, t)
-    points, c = collide(bodies, context, settings, pairs, moving)
+    points, c = collide(bodies, context, settings, pairs, moving, threads)
     if settings.sleep and wake_touched(bodies, pairs, points, c, moving, state, context.dt):
         # The woken bodies' own contacts (with static bodies, with each other) were skipped.
         pairs, fat_pairs = broadphase(bodies, context, settings, (state, fat_pairs), moving, dynamic)
-        points, c = collide(bodies, context, settings, pairs, moving)
+        points, c = collide(bodies, context, settings, pairs, moving, threads)
     lap(ticks, NARROWPHASE, t)
     prepared, total_normal, total_tangent, row_a, row_b = solve(
-        bodies, context, settings, state, moving, pairs, points, c
+        bodies, context, settings, state, moving, pairs, points, c, threads
     )
     t = start_clock(ticks)
     if context.continuous:
@@ -500,7 +513,7 @@ def _calls_beside_solve(bodies: Bodies, context: StepContext, settings: Any, sta
     open_step(bodies, context, context.check)
     moving = wake_disturbed(bodies, state, settings.sleep)
     pairs, _ = broadphase(bodies, context, settings, (state, state.fat_pairs), moving, moving)
-    points, c = collide(bodies, context, settings, pairs, moving)
+    points, c = collide(bodies, context, settings, pairs, moving, None)
     wake_touched(bodies, pairs, points, c, moving, state, context.dt)
     stop_at_static(
         bodies, context, bodies.position, bodies.velocity, moving, pairs, points.pair_index[:c],
@@ -524,7 +537,7 @@ def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepConte
         no_rows, no_vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
         points = Points(no_rows, no_rows, no_vectors, no_vectors, no_vectors, np.zeros(0))
         pairs = np.zeros((0, 2), dtype=np.int64)
-        compile_calls(solve.py_func, bodies, context, settings, state, moving, pairs, points, 0)
+        compile_calls(solve.py_func, bodies, context, settings, state, moving, pairs, points, 0, None)
         return
     compile_calls(_calls_beside_solve, bodies, context, settings, state)
 
@@ -547,8 +560,9 @@ class IterativeSolver:
         state = self._state
         if state.sleep_time.shape[0] != bodies.position.shape[0]:
             state = new_state(bodies.position.shape[0], state)  # kept only if the step is done
+        threads = step_threads(settings.threads, bodies.position.shape[0])
         done, index, vectors, values, contact_state, fat_pairs = iterative_step(
-            tuple(bodies), tuple(settings.values), tuple(context), tuple(state)
+            tuple(bodies), tuple(settings.values), tuple(context), tuple(state), threads
         )
         if not done:
             return None

@@ -7,38 +7,29 @@
    its points now, with positive separation (:func:`collide`);
 3. cracks: points on a static face that neighbouring static bodies cover (the side of a tile
    flush with the next) are on an internal edge of the static world, not a surface; they are
-   dropped (:func:`drop_internal_edges`).
+   dropped (collision/solvers/iterative/cracks.py).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from collision.bodies import Bodies
 from collision.broadphase import REFIT_SHARE, candidate_pairs, refit_pairs, swept_bounds, transform_vertices
 from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only
 from collision.manifold import edge_normals, manifold_kernel
+from collision.solvers.iterative.cracks import drop_internal_edges
+from collision.solvers.iterative.points import Points
 from collision.solvers.protocol import StepContext
-from collision.tolerances import CRACK_COVER_RELATIVE_DISTANCE, CRACK_RELATIVE_LENGTH, MAX_PAIRS_PER_BODY
+from collision.tolerances import MAX_PAIRS_PER_BODY
 
-
-class Points(NamedTuple):
-    """A step's contact points (room for two per pair, the first ``c`` used): ``pair_index``
-    (the pair of each point), ``key (., ) int64`` (its feature key, see collision/manifold.py),
-    ``point_a``, ``point_b``, ``normal (., 2)`` (unit, from B toward A), ``separation (.,)``
-    (units, negative when overlapping)."""
-
-    pair_index: np.ndarray
-    key: np.ndarray
-    point_a: np.ndarray
-    point_b: np.ndarray
-    normal: np.ndarray
-    separation: np.ndarray
+#: Fewest candidate pairs whose manifolds are found on several threads (when the step has them).
+PARALLEL_PAIRS = 2048
 
 
 @njit(cache=True)
@@ -197,11 +188,19 @@ def body_reach(bodies: Bodies, moving: np.ndarray, dt: float) -> np.ndarray:
 
 @compiled_only()
 def collide(
-    bodies: Bodies, context: StepContext, settings: Any, pairs: np.ndarray, moving: np.ndarray
+    bodies: Bodies,
+    context: StepContext,
+    settings: Any,
+    pairs: np.ndarray,
+    moving: np.ndarray,
+    threads: int | None,
 ) -> tuple[Points, int]:
     """The manifold of every pair of ``pairs`` (rows; world vertices current), reaching
     ``settings.speculative_distance`` plus, with ``context.continuous``, how far the pair can
-    close within the step. Returns the points (in pair order) and how many there are."""
+    close within the step, on ``threads`` threads when there are two or more and at least
+    PARALLEL_PAIRS pairs (None: a small world's step, whose specialisation does not even
+    compile the threaded loop: numba drops the branch for a None argument before typing).
+    Returns the points (in pair order, whatever the threads) and how many there are."""
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
     m = pairs.shape[0]
@@ -218,13 +217,80 @@ def collide(
     )
     continuous = context.continuous
     motion = body_reach(bodies, moving, context.dt) if continuous else np.zeros((0, 3))
-    scratch = (np.empty((2, 2)), np.empty((2, 2)), np.empty(2), np.empty(2, dtype=np.int64))
-    c = _pair_manifolds(
-        wv, bodies.vertex_count, pairs, motion, continuous, context.dt, settings.speculative_distance,
-        world_normals, has_normals, points, scratch,
-    )  # fmt: skip
+    shapes = (wv, bodies.vertex_count)
+    reach = (motion, continuous, context.dt, settings.speculative_distance)
+    normals = (world_normals, has_normals)
+    if threads is None:
+        c = _serial_manifolds(shapes, pairs, reach, normals, points)
+    elif threads < 2 or m < PARALLEL_PAIRS:
+        c = _serial_manifolds(shapes, pairs, reach, normals, points)
+    else:
+        c = _threaded_manifolds(shapes, pairs, reach, normals, points)
     c = drop_internal_edges(bodies, world_normals, pairs, points, c)
     return points, int(c)
+
+
+@njit(cache=True, inline="always")
+def _serial_manifolds(
+    shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, points: Points
+) -> Index:
+    """:func:`_pair_manifolds` with its scratch; the arguments grouped as :func:`collide` holds
+    them: ``shapes`` = ``(wv, vertex_count)``, ``reach`` = ``(motion, continuous, dt,
+    speculative)``, ``normals`` = ``(world_normals, has_normals)``."""
+    wv, vertex_count = shapes
+    motion, continuous, dt, speculative = reach
+    world_normals, has_normals = normals
+    scratch = (np.empty((2, 2)), np.empty((2, 2)), np.empty(2), np.empty(2, dtype=np.int64))
+    return _pair_manifolds(
+        wv,
+        vertex_count,
+        pairs,
+        motion,
+        continuous,
+        dt,
+        speculative,
+        world_normals,
+        has_normals,
+        points,
+        scratch,
+    )
+
+
+@compiled_only()
+def _threaded_manifolds(
+    shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, points: Points
+) -> Index:
+    """:func:`_serial_manifolds` on numba's threads: each pair's points into two slots of its
+    own (:func:`_pair_manifolds_threaded`), then listed in pair order (:func:`_gather_slots`):
+    the same points in the same order."""
+    wv, vertex_count = shapes
+    motion, continuous, dt, speculative = reach
+    world_normals, has_normals = normals
+    m = pairs.shape[0]
+    capacity = 2 * m
+    slots = Points(
+        np.empty(0, dtype=np.int64),
+        np.empty(capacity, dtype=np.int64),
+        np.empty((capacity, 2)),
+        np.empty((capacity, 2)),
+        np.empty((m, 2)),
+        np.empty(capacity),
+    )
+    counts = np.empty(m, dtype=np.int64)
+    _pair_manifolds_threaded(
+        wv,
+        vertex_count,
+        pairs,
+        motion,
+        continuous,
+        dt,
+        speculative,
+        world_normals,
+        has_normals,
+        slots,
+        counts,
+    )
+    return _gather_slots(slots, counts, points)
 
 
 # Without numba's reference counting (UNCOUNTED, see collision/geometry.py), so that the views
@@ -292,171 +358,68 @@ def _pair_manifolds(
     return c
 
 
-@njit(cache=True, inline="always")
-def _facing_edge(normals: np.ndarray, count: int, nx: float, ny: float) -> int:
-    """The edge of a shape (``count`` edge ``normals``) whose outward normal is closest to (nx, ny)."""
-    best = 0
-    most = -math.inf
-    for e in range(count):
-        d = normals[e, 0] * nx + normals[e, 1] * ny
-        if d > most:
-            most = d
-            best = e
-    return best
-
-
-@njit(cache=True, inline="always")
-def _clip_to_shape(
-    v: np.ndarray, normals: np.ndarray, count: int, x: float, y: float, dx: float, dy: float
-) -> tuple[float, float]:
-    """The part ``(t0, t1)`` of the segment (x, y) + t (dx, dy), 0 <= t <= 1, inside the convex
-    shape ``v`` (``count`` >= 3 vertices, edge ``normals``); t0 > t1 when none is."""
-    t0 = 0.0
-    t1 = 1.0
-    for e in range(count):
-        start = (x - v[e, 0]) * normals[e, 0] + (y - v[e, 1]) * normals[e, 1]
-        rate = dx * normals[e, 0] + dy * normals[e, 1]
-        if rate == 0.0:
-            if start > 0.0:
-                return 1.0, 0.0
-        elif rate > 0.0:
-            t1 = min(t1, -start / rate)
-        else:
-            t0 = max(t0, -start / rate)
-    return t0, t1
-
-
-@compiled_only()
-def _static_partners(static: np.ndarray, pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The static bodies each moving body is paired with: ``(offsets (n + 1,), partners)``, row
-    ``i``'s in ``partners[offsets[i]:offsets[i + 1]]``; ``partners`` is empty when no body has
-    two (none of its faces can then be covered by another)."""
-    n = static.shape[0]
-    degree = np.zeros(n, dtype=np.int64)
-    for p in range(pairs.shape[0]):
+@compiled_only(parallel=True, **UNCOUNTED)
+def _pair_manifolds_threaded(
+    wv: np.ndarray,
+    vertex_count: np.ndarray,
+    pairs: np.ndarray,
+    motion: np.ndarray,
+    continuous: bool,
+    dt: float,
+    speculative: float,
+    world_normals: np.ndarray,
+    has_normals: np.ndarray,
+    slots: Points,
+    counts: np.ndarray,
+) -> None:
+    """:func:`_pair_manifolds` on numba's threads: pair ``p``'s points go to rows ``2 p`` and
+    ``2 p + 1`` of ``slots`` (its normal to row ``p``; ``pair_index`` unused), their number to
+    ``counts[p]``; :func:`_gather_slots` then lists them in pair order, as the serial loop
+    does."""
+    _, key, point_a, point_b, normal, separation = slots
+    n = has_normals.shape[0]
+    m = pairs.shape[0]
+    for p in range(m):
+        has_normals[pairs[p, 0]] = True
+        has_normals[pairs[p, 1]] = True
+    for i in prange(n):
+        if has_normals[i]:
+            edge_normals(wv[i], vertex_count[i], world_normals[i])
+    for p in prange(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        if static[i] != static[j]:
-            degree[j if static[i] else i] += 1
-    offsets = np.zeros(n + 1, dtype=np.int64)
-    several = False
-    for i in range(n):
-        offsets[i + 1] = offsets[i] + degree[i]
-        several = several or degree[i] > 1
-    if not several:
-        return offsets, np.empty(0, dtype=np.int64)
-    partners = np.empty(offsets[n], dtype=np.int64)
-    for p in range(pairs.shape[0]):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if static[i] != static[j]:
-            m = j if static[i] else i
-            degree[m] -= 1
-            partners[offsets[m] + degree[m]] = i if static[i] else j
-    return offsets, partners
+        reach = 0.0
+        if continuous:
+            vx = motion[i, 0] - motion[j, 0]
+            vy = motion[i, 1] - motion[j, 1]
+            reach = math.sqrt(vx * vx + vy * vy) * dt + motion[i, 2] + motion[j, 2]
+        s = 2 * p
+        count, nx, ny = manifold_kernel(
+            wv[i], world_normals[i], vertex_count[i], wv[j], world_normals[j], vertex_count[j],
+            speculative + reach,
+            point_a[s : s + 2], point_b[s : s + 2], separation[s : s + 2], key[s : s + 2],
+        )  # fmt: skip
+        counts[p] = count
+        normal[p, 0] = nx
+        normal[p, 1] = ny
 
 
-@compiled_only()
-def drop_internal_edges(
-    bodies: Bodies, world_normals: np.ndarray, pairs: np.ndarray, points: Points, c: Index
-) -> Index:
-    """Seed 002's crack problem for persistent contacts: drops the points where a moving body
-    touches an internal face of the static world (``points`` in pair order, the first ``c``
-    used; ``world_normals`` of every paired body). A static body's face is internal where the
-    other static bodies the moving body is paired with cover it (the side of a tile flush with
-    its neighbour): a body sliding over the tiles would otherwise catch the next tile's side
-    with its leading corner, settled a hair below the tops. A point is dropped when the run of
-    covered face around it reaches no uncovered part of the face within CRACK_RELATIVE_LENGTH
-    of the face's length: a real step, a wall standing in a floor, or a gap a corner can enter
-    (wider than CRACK_COVER_RELATIVE_DISTANCE), are still met. Compacts ``points`` in place;
-    returns the new count."""
-    static = bodies.static
-    wv = bodies.world_vertices
-    count = bodies.vertex_count
-    pair_index = points.pair_index
-    offsets, partners = _static_partners(static, pairs)
-    if partners.shape[0] == 0:
-        return c
-    keep = np.ones(c, dtype=np.bool_)
-    cover_lo = np.empty(partners.shape[0])
-    cover_hi = np.empty(partners.shape[0])
-    dropped = False
-    for k in range(c):
-        p = pair_index[k]
-        i = pairs[p, 0]
-        j = pairs[p, 1]
-        if static[i] == static[j]:
-            continue
-        s = j if static[j] else i
-        m = i if static[j] else j
-        if count[s] < 3 or offsets[m + 1] - offsets[m] < 2:
-            continue  # no other static body to cover a face of this one
-        # The static face the point is on: the one facing the other body (the manifold's
-        # normal runs from B toward A).
-        sign = 1.0 if static[j] else -1.0
-        e = _facing_edge(world_normals[s], count[s], sign * points.normal[k, 0], sign * points.normal[k, 1])
-        f = e + 1 if e + 1 < count[s] else 0
-        fnx = world_normals[s, e, 0]
-        fny = world_normals[s, e, 1]
-        # The face, moved a hair outward, so a flush neighbour's face is inside the other body.
-        reach = CRACK_COVER_RELATIVE_DISTANCE * bodies.radius[s]
-        x = wv[s, e, 0] + reach * fnx
-        y = wv[s, e, 1] + reach * fny
-        dx = wv[s, f, 0] - wv[s, e, 0]
-        dy = wv[s, f, 1] - wv[s, e, 1]
-        length = math.hypot(dx, dy)
-        if length == 0.0:
-            continue
-        on_s = points.point_b if static[j] else points.point_a
-        at = ((on_s[k, 0] - wv[s, e, 0]) * dx + (on_s[k, 1] - wv[s, e, 1]) * dy) / (length * length)
-        at = min(max(at, 0.0), 1.0)
-        covers = 0
-        for r in range(offsets[m], offsets[m + 1]):
-            other = partners[r]
-            if other == s or count[other] < 3:
-                continue
-            t0, t1 = _clip_to_shape(wv[other], world_normals[other], count[other], x, y, dx, dy)
-            if t0 <= t1:
-                cover_lo[covers] = t0
-                cover_hi[covers] = t1
-                covers += 1
-        # The run of covered face around the point, across touching covers.
-        slack = reach / length
-        lo = at
-        hi = at
-        grown = True
-        inside = False
-        while grown:
-            grown = False
-            for q in range(covers):
-                if cover_lo[q] <= hi + slack and cover_hi[q] >= lo - slack:
-                    inside = inside or (cover_lo[q] - slack <= at <= cover_hi[q] + slack)
-                    if cover_lo[q] < lo or cover_hi[q] > hi:
-                        lo = min(lo, cover_lo[q])
-                        hi = max(hi, cover_hi[q])
-                        grown = True
-        if not inside:
-            continue
-        exposed = math.inf
-        if lo > slack:
-            exposed = at - lo
-        if hi < 1.0 - slack:
-            exposed = min(exposed, hi - at)
-        if exposed > CRACK_RELATIVE_LENGTH:
-            keep[k] = False
-            dropped = True
-    if not dropped:
-        return c
-    kept = 0
-    for k in range(c):
-        if keep[k]:
-            if kept != k:
-                pair_index[kept] = pair_index[k]
-                points.key[kept] = points.key[k]
-                points.separation[kept] = points.separation[k]
-                for d in range(2):
-                    points.point_a[kept, d] = points.point_a[k, d]
-                    points.point_b[kept, d] = points.point_b[k, d]
-                    points.normal[kept, d] = points.normal[k, d]
-            kept += 1
-    return kept
+@compiled_only(**UNCOUNTED)
+def _gather_slots(slots: Points, counts: np.ndarray, points: Points) -> Index:
+    """The points of :func:`_pair_manifolds_threaded`'s slots into ``points``, in pair order;
+    returns how many."""
+    c: Index = np.int64(0)
+    for p in range(counts.shape[0]):
+        for q in range(counts[p]):
+            s = 2 * p + q
+            points.pair_index[c] = p
+            points.key[c] = slots.key[s]
+            points.point_a[c, 0] = slots.point_a[s, 0]
+            points.point_a[c, 1] = slots.point_a[s, 1]
+            points.point_b[c, 0] = slots.point_b[s, 0]
+            points.point_b[c, 1] = slots.point_b[s, 1]
+            points.normal[c, 0] = slots.normal[p, 0]
+            points.normal[c, 1] = slots.normal[p, 1]
+            points.separation[c] = slots.separation[s]
+            c += 1
+    return c

@@ -28,7 +28,7 @@ def soft_coefficients(hertz: float, zeta: float, h: float) -> tuple[float, float
 
 @njit(cache=True, inline="always")
 def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
-    """``(2 + groups, 3)`` soft contact coefficients (see soft_step._solve): rows 0 (between moving
+    """``(2 + groups, 3)`` soft contact coefficients (see passes.solve_pass): rows 0 (between moving
     bodies) and 1 (against a body that does not move: Box2D v3.1 makes those twice as stiff,
     they carry whole stacks and cannot be shared out by the other body's motion) filled here,
     the rest by :func:`soft_step.pack_manifolds` where a pair's mass ratio asks for it."""

@@ -1,0 +1,167 @@
+"""Big scenes on several threads: the solver's passes take the manifolds colour by colour
+(collision/solvers/iterative/colours.py), so the result is bit-identical whatever the thread
+count; the colouring itself is checked against its definition."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from collision import Polygon, World
+from collision.solvers.iterative.colours import COLOURS, colour_manifolds
+from collision.solvers.iterative.narrowphase import PARALLEL_PAIRS
+from collision.solvers.iterative.passes import PARALLEL_COLOUR
+from collision.threads import fast_layer
+
+ROOT = Path(__file__).resolve().parents[2]
+DT = 1.0 / 60.0
+
+
+def colours_of(link: np.ndarray, moves: np.ndarray) -> list[np.ndarray]:
+    order, starts = colour_manifolds.py_func(link, moves)
+    return [order[starts[c] : starts[c + 1]] for c in range(starts.shape[0] - 1)]
+
+
+def check_colouring(link: np.ndarray, moves: np.ndarray) -> list[np.ndarray]:
+    """Every manifold once; in a colour (not the overflow, the last run) no moving body twice,
+    manifolds in their own order; each manifold in the first colour its bodies left free."""
+    runs = colours_of(link, moves)
+    assert sorted(np.concatenate(runs).tolist()) == list(range(link.shape[0]))
+    taken: list[set[int]] = []
+    for run in runs[:-1]:
+        assert (np.diff(run) > 0).all()
+        bodies = [int(i) for g in run for i in link[g, :2] if moves[i]]
+        assert len(bodies) == len(set(bodies)), "two manifolds of one colour share a moving body"
+        taken.append(set(bodies))
+    for c, run in enumerate(runs[:-1]):
+        for g in run:
+            mine = {int(i) for i in link[g, :2] if moves[i]}
+            # No earlier colour was free for it when it was placed: every earlier colour holds
+            # one of its bodies through an earlier manifold.
+            for earlier in range(c):
+                holders = [h for h in runs[earlier] if h < g and mine & {int(i) for i in link[h, :2]}]
+                assert holders, f"manifold {g} skipped free colour {earlier}"
+    return runs
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_colouring_on_random_graphs(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 40
+    moves = rng.random(n) < 0.8
+    g = 150
+    link = np.zeros((g, 4), dtype=np.int64)
+    for m in range(g):
+        link[m, :2] = rng.choice(n, 2, replace=False)
+    runs = check_colouring(link, moves)
+    assert len(runs[-1]) == 0  # no body has 63 manifolds here: nothing overflows
+
+
+def test_colouring_overflows_past_its_colours() -> None:
+    """A hub touching COLOURS + 5 bodies: each colour takes one of its manifolds, the rest
+    overflow (solved last, on one thread)."""
+    spokes = COLOURS + 5
+    link = np.zeros((spokes, 4), dtype=np.int64)
+    link[:, 1] = np.arange(1, spokes + 1)
+    runs = check_colouring(link, np.ones(spokes + 1, dtype=np.bool_))
+    assert [len(r) for r in runs[:-1]] == [1] * COLOURS
+    assert runs[-1].tolist() == list(range(COLOURS, spokes))
+
+
+def test_bodies_that_do_not_move_share_colours() -> None:
+    """Manifolds that share only a static body go in one colour."""
+    link = np.zeros((5, 4), dtype=np.int64)
+    link[:, 1] = np.arange(1, 6)
+    moves = np.ones(6, dtype=np.bool_)
+    moves[0] = False
+    runs = check_colouring(link, moves)
+    assert runs[0].tolist() == [0, 1, 2, 3, 4]
+
+
+def stacked_boxes(columns: int, rows: int, threads: int) -> World:
+    """A wall of unit boxes, each resting on the one below, in a static tray."""
+    world = World(restitution=0.0)
+    world.solver_settings("iterative").threads = threads
+    world.solver_settings("iterative").sleep = False  # resting boxes would leave no contacts
+    world.add_body(Polygon.box(columns * 1.1 + 4.0, 1.0), (0.0, -0.5), static=True)
+    for side in (-1, 1):
+        world.add_body(Polygon.box(1.0, rows + 2.0), (side * (columns * 0.55 + 1.5), rows / 2), static=True)
+    for c in range(columns):
+        for r in range(rows):
+            world.add_body(Polygon.box(1.0, 1.0), ((c - columns / 2) * 1.1 + 0.55, r + 0.5))
+    return world
+
+
+def test_big_scene_is_bit_identical_on_one_and_two_threads() -> None:
+    assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
+    one = stacked_boxes(80, 55, threads=1)
+    two = stacked_boxes(80, 55, threads=2)
+    rng = np.random.default_rng(3)
+    for step in range(40):
+        if step % 10 == 5:
+            # Kicks keep the wall moving, so the passes have work in every colour.
+            i = int(rng.integers(3, one.body_count))
+            kick = rng.normal(0.0, 3.0, 2)
+            for world in (one, two):
+                world.apply_impulse(i, kick * world.mass[i], world.position[i])
+        one.step(DT)
+        two.step(DT)
+        assert two.state_hash() == one.state_hash(), f"step {step}"
+    # The threaded paths ran: enough pairs for the narrowphase's, colours big enough for the
+    # passes'.
+    contacts = two.contacts
+    firsts = np.flatnonzero(np.r_[True, (np.diff(contacts.body_a) != 0) | (np.diff(contacts.body_b) != 0)])
+    assert firsts.shape[0] >= PARALLEL_PAIRS
+    link = np.zeros((firsts.shape[0], 4), dtype=np.int64)
+    link[:, 0] = contacts.body_a[firsts]
+    link[:, 1] = contacts.body_b[firsts]
+    runs = colours_of(link, ~two.static)
+    assert max(len(r) for r in runs[:-1]) >= PARALLEL_COLOUR
+
+
+def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
+    """In a fresh process with an empty cache: the solve pass for one thread (``threads`` None)
+    compiles the plain pass and not the threaded one (numba drops the branch before typing),
+    so small worlds pay nothing for threads, not even a compile; for two threads, the
+    threaded one."""
+    script = textwrap.dedent(
+        """
+        import numpy as np
+        from numba.core import event
+        from collision.kernels import compile_calls
+        from collision.solvers.iterative import passes as s
+
+        compiled = set()
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                compiled.add(ev.data["dispatcher"].py_func.__name__)
+            def on_end(self, ev):
+                pass
+        event.register("numba:compile", Listener())
+
+        def body(threads):
+            link = np.zeros((1, 4), dtype=np.int64)
+            runs = (np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64))
+            s.solve_pass(np.zeros((2, 8)), np.zeros((1, 12)), np.zeros((1, 15)), link, runs,
+                     np.zeros((3, 3)), 240.0, 3.0, threads)
+
+        for threads in (None, 2):
+            compiled.clear()
+            compile_calls(body, threads)
+            print(sorted(name for name in compiled if name.startswith("_pass")))
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300
+    )
+    assert out.returncode == 0, out.stderr
+    one, two = out.stdout.strip().splitlines()
+    assert one == "['_pass']"
+    assert two == "['_pass_threaded']"
