@@ -156,95 +156,13 @@ def _arms(point: np.ndarray, k: int) -> tuple[float, float, float, float]:
     return point[k, P_RNA], point[k, P_RNB], point[k, P_RTA], point[k, P_RTB]
 
 
-# numba's inlining: the one-thread pass is its only caller in a small world's step, so its IR is
-# typed once there; a kernel of its own would be compiled once more.
-@njit(cache=True, inline="always")
-def _manifold_rows(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, g: int,
-    softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
-) -> None:  # fmt: skip
-    """Manifold ``g``'s rows, once (see ``_pass``)."""
-    a, b, k0, k1 = manifold_link(link, g)
-    two = k1 != k0
-    nx = manifold[g, M_NX]
-    ny = manifold[g, M_NY]
-    tx = -ny
-    ty = nx
-    vax, vay, wa = _velocity(body, a)
-    vbx, vby, wb = _velocity(body, b)
-    dvx = vax - vbx
-    dvy = vay - vby
-    vn_lin = dvx * nx + dvy * ny
-    vt_lin = dvx * tx + dvy * ty
-    # Travel since the start of the step, for the separations.
-    dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
-    dta = body[a, B_DA]
-    dtb = body[b, B_DA]
-    row = int(manifold[g, M_ROW])
-    bias_rate = softness[row, 0]
-    mass_scale = softness[row, 1]
-    impulse_scale = softness[row, 2]
-
-    rna0, rnb0, rta0, rtb0 = _arms(point, k0)
-    rna1, rnb1, rta1, rtb1 = _arms(point, k1)
-    vn0 = vn_lin + wa * rna0 - wb * rnb0
-    vn1 = vn_lin + wa * rna1 - wb * rnb1
-    vt0 = vt_lin + wa * rta0 - wb * rtb0
-    vt1 = vt_lin + wa * rta1 - wb * rtb1
-
-    # Separation now, to first order in the rotation (the same linearisation as the
-    # velocity rows): start-of-step separation plus the anchors' travel.
-    s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
-    s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
-    row0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-    row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
-    # After the step's last move a gap that stayed open and is closing as an impact carries
-    # nothing (the next step's contact meets it); slower approach is resting contact.
-    open0 = s0 > 0.0 and point[k0, P_NI] == 0.0 and vn0 < -open_speed
-    open1 = s1 > 0.0 and point[k1, P_NI] == 0.0 and vn1 < -open_speed
-    fn0 = 0.0
-    fn1 = 0.0
-    if two and manifold[g, M_OK] != 0.0 and not (open0 or open1):
-        fn0, fn1 = _block_rows(point, manifold, g, k0, k1, vn0, vn1, row0, row1, use_bias)
-    else:
-        if not open0:
-            fn0 = _normal_row(point, k0, vn0, row0, use_bias)
-        if two and not open1:
-            vn1 += manifold[g, M_K12] * fn0
-            fn1 = _normal_row(point, k1, vn1, row1, use_bias)
-
-    # Friction, in the cone of the normal impulses just found.
-    vt0 += manifold[g, M_NT00] * fn0 + manifold[g, M_NT10] * fn1
-    vt1 += manifold[g, M_NT01] * fn0 + manifold[g, M_NT11] * fn1
-    ft0, ft1 = _friction_rows(point, manifold, g, k0, k1, two, vt0, vt1)
-
-    # Bodies that do not move are not written: a store would chain every contact on the
-    # ground into one long dependency through memory.
-    ima = body[a, B_IM]
-    iia = body[a, B_II]
-    imb = body[b, B_IM]
-    iib = body[b, B_II]
-    ft = ft0 + ft1
-    fn = fn0 + fn1
-    px = fn * nx + ft * tx
-    py = fn * ny + ft * ty
-    if ima != 0.0 or iia != 0.0:
-        body[a, B_VX] = vax + ima * px
-        body[a, B_VY] = vay + ima * py
-        body[a, B_W] = wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1)
-    if imb != 0.0 or iib != 0.0:
-        body[b, B_VX] = vbx - imb * px
-        body[b, B_VY] = vby - imb * py
-        body[b, B_W] = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
-
-
 @compiled_only(forceinline=True, **UNCOUNTED)
 def _pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, span: tuple,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
-    """One pass of sequential impulses over the packed manifolds, run by run of ``runs`` =
-    ``(starts, visit)`` (see soft_step.colour_rows); ``use_bias``:
+    """One pass of sequential impulses over the packed manifolds ``visit[lo:hi]`` (``span`` =
+    ``(visit, lo, hi)``, see soft_step.colour_rows); ``use_bias``:
     push overlaps apart (solve) or not (relax); ``open_speed``: speculative rows keep the next
     substep's approach within their gap unless faster than this (see ``final_relax_pass``).
     Compiled once and inlined by LLVM (``forceinline``) into ``solve_pass``, ``relax_pass`` and
@@ -260,36 +178,111 @@ def _pass(
     M_T01, M_NT*): the impulses of re-reading the velocities after every row, without the long
     dependency chain through the bodies' velocities.
     """
+    visit, lo, hi = span
+    for gg in range(lo, hi):
+        g = visit[gg]
+        a, b, k0, k1 = manifold_link(link, g)
+        two = k1 != k0
+        nx = manifold[g, M_NX]
+        ny = manifold[g, M_NY]
+        tx = -ny
+        ty = nx
+        vax, vay, wa = _velocity(body, a)
+        vbx, vby, wb = _velocity(body, b)
+        dvx = vax - vbx
+        dvy = vay - vby
+        vn_lin = dvx * nx + dvy * ny
+        vt_lin = dvx * tx + dvy * ty
+        # Travel since the start of the step, for the separations.
+        dn = (body[a, B_DX] - body[b, B_DX]) * nx + (body[a, B_DY] - body[b, B_DY]) * ny
+        dta = body[a, B_DA]
+        dtb = body[b, B_DA]
+        row = int(manifold[g, M_ROW])
+        bias_rate = softness[row, 0]
+        mass_scale = softness[row, 1]
+        impulse_scale = softness[row, 2]
+
+        rna0, rnb0, rta0, rtb0 = _arms(point, k0)
+        rna1, rnb1, rta1, rtb1 = _arms(point, k1)
+        vn0 = vn_lin + wa * rna0 - wb * rnb0
+        vn1 = vn_lin + wa * rna1 - wb * rnb1
+        vt0 = vt_lin + wa * rta0 - wb * rtb0
+        vt1 = vt_lin + wa * rta1 - wb * rtb1
+
+        # Separation now, to first order in the rotation (the same linearisation as the
+        # velocity rows): start-of-step separation plus the anchors' travel.
+        s0 = point[k0, P_SEP] + dn + dta * rna0 - dtb * rnb0
+        s1 = point[k1, P_SEP] + dn + dta * rna1 - dtb * rnb1
+        row0 = _row(s0, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        row1 = _row(s1, inv_h, use_bias, bias_rate, mass_scale, impulse_scale, max_push)
+        # After the step's last move a gap that stayed open and is closing as an impact carries
+        # nothing (the next step's contact meets it); slower approach is resting contact.
+        open0 = s0 > 0.0 and point[k0, P_NI] == 0.0 and vn0 < -open_speed
+        open1 = s1 > 0.0 and point[k1, P_NI] == 0.0 and vn1 < -open_speed
+        fn0 = 0.0
+        fn1 = 0.0
+        if two and manifold[g, M_OK] != 0.0 and not (open0 or open1):
+            fn0, fn1 = _block_rows(point, manifold, g, k0, k1, vn0, vn1, row0, row1, use_bias)
+        else:
+            if not open0:
+                fn0 = _normal_row(point, k0, vn0, row0, use_bias)
+            if two and not open1:
+                vn1 += manifold[g, M_K12] * fn0
+                fn1 = _normal_row(point, k1, vn1, row1, use_bias)
+
+        # Friction, in the cone of the normal impulses just found.
+        vt0 += manifold[g, M_NT00] * fn0 + manifold[g, M_NT10] * fn1
+        vt1 += manifold[g, M_NT01] * fn0 + manifold[g, M_NT11] * fn1
+        ft0, ft1 = _friction_rows(point, manifold, g, k0, k1, two, vt0, vt1)
+
+        # Bodies that do not move are not written: a store would chain every contact on the
+        # ground into one long dependency through memory.
+        ima = body[a, B_IM]
+        iia = body[a, B_II]
+        imb = body[b, B_IM]
+        iib = body[b, B_II]
+        ft = ft0 + ft1
+        fn = fn0 + fn1
+        px = fn * nx + ft * tx
+        py = fn * ny + ft * ty
+        if ima != 0.0 or iia != 0.0:
+            body[a, B_VX] = vax + ima * px
+            body[a, B_VY] = vay + ima * py
+            body[a, B_W] = wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1)
+        if imb != 0.0 or iib != 0.0:
+            body[b, B_VX] = vbx - imb * px
+            body[b, B_VY] = vby - imb * py
+            body[b, B_W] = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
+
+
+@njit(cache=True, inline="always")
+def _whole(runs: tuple) -> tuple:
+    """The span of every packed manifold of ``runs`` = ``(starts, visit)``, for ``_pass``."""
     starts, visit = runs
-    for gg in range(starts[-1]):
-        _manifold_rows(
-            body, point, manifold, link, visit[gg], softness, inv_h, use_bias, open_speed, max_push
-        )
+    return visit, np.int64(0), starts[-1]  # not a literal: _pass compiles for int64 bounds once
 
 
-@compiled_only(forceinline=True, parallel=True, **UNCOUNTED)
+@compiled_only(parallel=True, **UNCOUNTED)
 def _pass_threaded(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
-    split: bool,
+    threads: int,
 ) -> None:  # fmt: skip
-    """``_pass``, with ``split``, each colour of at least PARALLEL_COLOUR manifolds split between
-    numba's threads: its manifolds share no moving body, so the result is the same."""
+    """``_pass`` colour by colour of ``runs`` = ``(starts, visit)``, each colour of at least
+    PARALLEL_COLOUR manifolds cut into ``threads`` spans solved on numba's threads (with 2 or
+    more): its manifolds share no moving body, so the result is the same."""
     starts, visit = runs
     last = starts.shape[0] - 2  # the overflow: its manifolds may share bodies
     for c in range(last + 1):
-        if split and c < last and starts[c + 1] - starts[c] >= PARALLEL_COLOUR:
-            for gg in prange(starts[c], starts[c + 1]):
-                g = visit[gg]
-                _manifold_rows(
-                    body, point, manifold, link, g, softness, inv_h, use_bias, open_speed, max_push
-                )
+        lo = starts[c]
+        size = starts[c + 1] - lo
+        if threads > 1 and c < last and size >= PARALLEL_COLOUR:
+            for t in prange(threads):
+                span = (visit, lo + size * t // threads, lo + size * (t + 1) // threads)
+                _pass(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
         else:
-            for gg in range(starts[c], starts[c + 1]):
-                g = visit[gg]
-                _manifold_rows(
-                    body, point, manifold, link, g, softness, inv_h, use_bias, open_speed, max_push
-                )
+            span = (visit, lo, lo + size)
+            _pass(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
 
 
 @compiled_only(**UNCOUNTED)
@@ -310,11 +303,10 @@ def solve_pass(
     # np.bool_: not a literal, so _pass compiles once (numba compiles a kernel again for each
     # literal value it is passed); LLVM still folds the constant where it inlines _pass.
     if threads is None:
-        _pass(body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push)
+        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(True), math.inf, max_push)
     else:
-        split = threads > 1
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push, split
+            body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push, threads
         )
 
 
@@ -326,11 +318,10 @@ def relax_pass(
     """``solve_pass`` without the push-out: overlapping rows only stop approach; speculative rows
     still close at most their gap within the next substep."""
     if threads is None:
-        _pass(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0)
+        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(False), math.inf, 0.0)
     else:
-        split = threads > 1
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0, split
+            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0, threads
         )
 
 
@@ -342,11 +333,10 @@ def final_relax_pass(
     """``relax_pass`` after the step's last move, but an unloaded row whose gap stayed open and closes
     faster than ``impact_speed`` is left to the next step's contact, which meets that impact."""
     if threads is None:
-        _pass(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0)
+        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(False), impact_speed, 0.0)
     else:
-        split = threads > 1
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0, split
+            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0, threads
         )
 
 
