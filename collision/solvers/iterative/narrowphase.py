@@ -234,26 +234,9 @@ def collide(
 def _serial_manifolds(
     shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, points: Points
 ) -> Index:
-    """:func:`_pair_manifolds` with its scratch; the arguments grouped as :func:`collide` holds
-    them: ``shapes`` = ``(wv, vertex_count)``, ``reach`` = ``(motion, continuous, dt,
-    speculative)``, ``normals`` = ``(world_normals, has_normals)``."""
-    wv, vertex_count = shapes
-    motion, continuous, dt, speculative = reach
-    world_normals, has_normals = normals
+    """:func:`_pair_manifolds` with a scratch of its own (one thread)."""
     scratch = (np.empty((2, 2)), np.empty((2, 2)), np.empty(2), np.empty(2, dtype=np.int64))
-    return _pair_manifolds(
-        wv,
-        vertex_count,
-        pairs,
-        motion,
-        continuous,
-        dt,
-        speculative,
-        world_normals,
-        has_normals,
-        points,
-        scratch,
-    )
+    return _pair_manifolds(shapes, pairs, reach, normals, points, scratch)
 
 
 @compiled_only()
@@ -263,9 +246,6 @@ def _threaded_manifolds(
     """:func:`_serial_manifolds` on numba's threads: each pair's points into two slots of its
     own (:func:`_pair_manifolds_threaded`), then listed in pair order (:func:`_gather_slots`):
     the same points in the same order."""
-    wv, vertex_count = shapes
-    motion, continuous, dt, speculative = reach
-    world_normals, has_normals = normals
     m = pairs.shape[0]
     capacity = 2 * m
     slots = Points(
@@ -277,19 +257,7 @@ def _threaded_manifolds(
         np.empty(capacity),
     )
     counts = np.empty(m, dtype=np.int64)
-    _pair_manifolds_threaded(
-        wv,
-        vertex_count,
-        pairs,
-        motion,
-        continuous,
-        dt,
-        speculative,
-        world_normals,
-        has_normals,
-        slots,
-        counts,
-    )
+    _pair_manifolds_threaded(shapes, pairs, reach, normals, slots, counts)
     return _gather_slots(slots, counts, points)
 
 
@@ -298,26 +266,20 @@ def _threaded_manifolds(
 # collide keeps the allocations.
 @compiled_only(**UNCOUNTED)
 def _pair_manifolds(
-    wv: np.ndarray,
-    vertex_count: np.ndarray,
-    pairs: np.ndarray,
-    motion: np.ndarray,
-    continuous: bool,
-    dt: float,
-    speculative: float,
-    world_normals: np.ndarray,
-    has_normals: np.ndarray,
-    points: Points,
-    scratch: tuple,
+    shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, points: Points, scratch: tuple
 ) -> Index:
     """:func:`collide`'s loop over ``pairs (m, 2)``: the manifold of each pair, from the world
-    vertices ``wv (n, MAX_VERTICES, 2)`` (``vertex_count (n,)``), reaching ``speculative``
-    (units) plus, with ``continuous``, how far the pair can close within ``dt`` (s) at the
-    speeds ``motion (n, 3)`` (see :func:`body_reach`). Writes the edge normals of the paired
-    bodies into ``world_normals`` (like ``wv``; ``has_normals (n,) bool`` all False on entry
-    marks them), the points into ``points`` (room for 2 m, in pair order), using ``scratch``
-    (one pair's ``point_a``, ``point_b (2, 2)``, ``separation (2,)``, ``key (2,) int64``).
-    Returns how many points there are."""
+    vertices ``shapes`` = ``(wv (n, MAX_VERTICES, 2), vertex_count (n,))``, reaching ``reach``
+    = ``(motion, continuous, dt, speculative)``: ``speculative`` (units) plus, with
+    ``continuous``, how far the pair can close within ``dt`` (s) at the speeds ``motion (n,
+    3)`` (see :func:`body_reach`). Writes the edge normals of the paired bodies into
+    ``normals`` = ``(world_normals, has_normals)`` (like ``wv``; ``has_normals (n,) bool`` all
+    False on entry marks them), the points into ``points`` (room for 2 m, in pair order),
+    using ``scratch`` (one pair's ``point_a``, ``point_b (2, 2)``, ``separation (2,)``, ``key
+    (2,) int64``). Returns how many points there are."""
+    wv, vertex_count = shapes
+    motion, continuous, dt, speculative = reach
+    world_normals, has_normals = normals
     pair_index, key, point_a, point_b, normal, separation = points
     pa, pb, ps, pk = scratch
     m = pairs.shape[0]
@@ -333,16 +295,16 @@ def _pair_manifolds(
     for p in range(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        reach = 0.0
+        closing = 0.0
         if continuous:
             # How far the pair can close within the step: the relative translation plus the
             # chord each rotation can sweep.
             vx = motion[i, 0] - motion[j, 0]
             vy = motion[i, 1] - motion[j, 1]
-            reach = math.sqrt(vx * vx + vy * vy) * dt + motion[i, 2] + motion[j, 2]
+            closing = math.sqrt(vx * vx + vy * vy) * dt + motion[i, 2] + motion[j, 2]
         count, nx, ny = manifold_kernel(
             wv[i], world_normals[i], vertex_count[i], wv[j], world_normals[j], vertex_count[j],
-            speculative + reach, pa, pb, ps, pk,
+            speculative + closing, pa, pb, ps, pk,
         )  # fmt: skip
         for q in range(count):
             pair_index[c] = p
@@ -360,22 +322,15 @@ def _pair_manifolds(
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _pair_manifolds_threaded(
-    wv: np.ndarray,
-    vertex_count: np.ndarray,
-    pairs: np.ndarray,
-    motion: np.ndarray,
-    continuous: bool,
-    dt: float,
-    speculative: float,
-    world_normals: np.ndarray,
-    has_normals: np.ndarray,
-    slots: Points,
-    counts: np.ndarray,
+    shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, slots: Points, counts: np.ndarray
 ) -> None:
     """:func:`_pair_manifolds` on numba's threads: pair ``p``'s points go to rows ``2 p`` and
     ``2 p + 1`` of ``slots`` (its normal to row ``p``; ``pair_index`` unused), their number to
     ``counts[p]``; :func:`_gather_slots` then lists them in pair order, as the serial loop
     does."""
+    wv, vertex_count = shapes
+    motion, continuous, dt, speculative = reach
+    world_normals, has_normals = normals
     _, key, point_a, point_b, normal, separation = slots
     n = has_normals.shape[0]
     m = pairs.shape[0]
@@ -388,15 +343,15 @@ def _pair_manifolds_threaded(
     for p in prange(m):
         i = pairs[p, 0]
         j = pairs[p, 1]
-        reach = 0.0
+        closing = 0.0
         if continuous:
             vx = motion[i, 0] - motion[j, 0]
             vy = motion[i, 1] - motion[j, 1]
-            reach = math.sqrt(vx * vx + vy * vy) * dt + motion[i, 2] + motion[j, 2]
+            closing = math.sqrt(vx * vx + vy * vy) * dt + motion[i, 2] + motion[j, 2]
         s = 2 * p
         count, nx, ny = manifold_kernel(
             wv[i], world_normals[i], vertex_count[i], wv[j], world_normals[j], vertex_count[j],
-            speculative + reach,
+            speculative + closing,
             point_a[s : s + 2], point_b[s : s + 2], separation[s : s + 2], key[s : s + 2],
         )  # fmt: skip
         counts[p] = count
