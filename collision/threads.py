@@ -3,7 +3,8 @@
 A world of at least ``THREADED_BODIES`` rows steps with the iterative solver's big-world
 kernels (compiled the first time such a world steps, then cached like the others): contacts
 solved colour by colour (collision/solvers/iterative/colours.py), the narrowphase and the
-passes' big colours on several threads. Smaller worlds step with the one-thread kernels alone,
+passes' big colours on as many threads as the solver's ``threads`` setting asks (1 by
+default). Smaller worlds step with the one-thread kernels alone,
 in body order, so the parallel code costs a small scene nothing, not even its compile.
 
 The parallel loops run on numba's threading layer: with OpenMP or TBB a loop's launch costs a

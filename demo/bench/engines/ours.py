@@ -21,6 +21,8 @@ def new_world(scene: SceneSpec, solver: str = "iterative") -> World:
     """An empty world with the scene's gravity and sleeping, and the benchmark's default materials."""
     world = World(gravity=scene.gravity, solver=solver, friction=FRICTION, restitution=RESTITUTION)
     world.solver_settings("iterative").sleep = scene.sleeping
+    # Big worlds on every core numba runs (NUMBA_NUM_THREADS, which bench --threads sets).
+    world.solver_settings("iterative").threads = 0
     return world
 
 
