@@ -220,6 +220,8 @@ def collide(
     shapes = (wv, bodies.vertex_count)
     reach = (motion, continuous, context.dt, settings.speculative_distance)
     normals = (world_normals, has_normals)
+    # ``threads is None`` alone, not folded into the next test: numba drops the branches it
+    # rules out only for that exact form, so a small world's step never types the threaded loop.
     if threads is None:
         c = _serial_manifolds(shapes, pairs, reach, normals, points)
     elif threads < 2 or m < PARALLEL_PAIRS:

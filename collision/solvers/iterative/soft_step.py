@@ -64,7 +64,7 @@ from collision.solvers.iterative.passes import (
     relax_pass,
     solve_pass,
     warm_start_pass,
-)  # fmt: skip
+)
 from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.softness import soft_coefficients, softness_table
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, manifold_link, manifold_links
