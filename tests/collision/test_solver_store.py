@@ -1,6 +1,7 @@
 """The iterative solver's contact store (collision/contact_store.py) and its rest in deep piles.
 
-- the cached broadphase gives exactly the pairs of a brute-force box test, step after step;
+- the cached broadphase gives exactly the pairs of a brute-force box test, step after step, its
+  refit too among wide, unbounded and touching boxes;
 - a contact point renamed between steps (other feature key) keeps last step's impulses when it
   is near last step's point along (nearly) the same normal, and only then;
 - a deep, narrow pile of random polygons comes to rest without bursts, for several seeds.
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
+from collision.broadphase import REFIT_SHARE
 from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.solvers.iterative.narrowphase import cached_pairs
@@ -107,8 +109,55 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many() -> No
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
         changed = int(np.sum(np.any(fat_lo != old_lo, axis=1)))
         if step > 0:
-            seen["kept" if changed == 0 else "refit" if changed <= n // 64 else "rebuilt"] += 1
+            seen["kept" if changed == 0 else "refit" if changed * REFIT_SHARE <= n else "rebuilt"] += 1
     assert min(seen.values()) > 20, seen
+
+
+def _boxes_of_every_kind(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` boxes ``(lo, hi)`` a refit must handle: small and large ones (1/64 to 4 units, on
+    a 1/64 grid, so that many edges touch exactly), a floor and walls wider than the rest,
+    one unbounded to the right and one reaching to -inf below."""
+    size = rng.integers(1, 256, size=(n, 2)) / 64.0
+    lo = rng.integers(0, 64 * 40, size=(n, 2)) / 64.0
+    hi = lo + size
+    lo[0], hi[0] = (-5.0, -1.0), (45.0, 0.0)  # floor
+    lo[1], hi[1] = (-5.0, 0.0), (-4.0, 60.0)  # walls
+    lo[2], hi[2] = (44.0, 0.0), (45.0, 60.0)
+    lo[3], hi[3] = (10.0, 20.0), (np.inf, 20.5)
+    lo[4], hi[4] = (30.0, -np.inf), (31.0, 5.0)
+    return lo, hi
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touching_boxes(seed: int) -> None:
+    """Steps where a few boxes jump (a refit each step, by the share REFIT_SHARE allows),
+    among boxes of every kind (see ``_boxes_of_every_kind``): the pairs are the brute force's
+    every step, and only the boxes that left their grown boxes were grown again."""
+    rng = np.random.default_rng(seed)
+    n = 16 * REFIT_SHARE
+    lo, hi = _boxes_of_every_kind(rng, n)
+    skip = rng.random(n) < 0.2
+    skip[:3] = True
+    fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs = _cache(n)
+    margin = 1.0 / 16.0
+    _, fat_pairs = cached_pairs(
+        lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, margin, np.zeros(1, dtype=np.int64)
+    )
+    refits = 0
+    for _ in range(40):
+        movers = rng.choice(np.arange(6, n), size=int(rng.integers(1, 17)), replace=False)
+        jump = rng.integers(-128, 129, size=(movers.shape[0], 2)) / 64.0
+        lo[movers] += jump
+        hi[movers] += jump
+        old_lo = fat_lo.copy()
+        pairs, fat_pairs = cached_pairs(
+            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, margin, np.zeros(1, dtype=np.int64)
+        )
+        assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
+        grown = np.flatnonzero(np.any(fat_lo != old_lo, axis=1))
+        assert set(grown.tolist()) <= set(movers.tolist())
+        refits += 0 < grown.shape[0] <= movers.shape[0]
+    assert refits > 30
 
 
 def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so() -> None:
