@@ -86,3 +86,36 @@ def test_swept_bounds_cover_motion_and_rotation() -> None:
         c, s = math.cos(a), math.sin(a)
         pts = world[0, :4] @ np.array([[c, s], [-s, c]])
         assert np.all(pts >= lo[0] - 1e-12) and np.all(pts <= hi[0] + 1e-12)
+
+
+def _hostile_boxes(rng: np.random.Generator, n: int, spread: float) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` boxes spread over ``spread`` units: sizes 0 (points) to 4 units on a 1/64 grid (so
+    many edges touch exactly), a floor and walls far larger than the rest, one unbounded to
+    the right and one reaching to -inf below."""
+    size = rng.integers(0, 256, size=(n, 2)) / 64.0
+    lo = np.round(rng.uniform(0.0, spread, size=(n, 2)) * 64.0) / 64.0
+    hi = lo + size
+    lo[0], hi[0] = (-5.0, -1.0), (spread + 5.0, 0.0)
+    lo[1], hi[1] = (-5.0, 0.0), (-4.0, spread)
+    lo[2], hi[2] = (spread + 4.0, 0.0), (spread + 5.0, spread)
+    lo[3], hi[3] = (10.0, 20.0), (np.inf, 20.5)
+    lo[4], hi[4] = (30.0, -np.inf), (31.0, 5.0)
+    return lo, hi
+
+
+def test_candidate_pairs_match_brute_force_among_hostile_boxes() -> None:
+    """Wide, unbounded, empty and exactly touching boxes, packed (40 units) or scattered (a
+    million units): the brute force's pairs."""
+    rng = np.random.default_rng(19)
+    for spread in (40.0, 1e6):
+        for n in (7, 400):
+            lo, hi = _hostile_boxes(rng, n, spread)
+            skip = rng.random(n) < 0.2
+            skip[:3] = True
+            crowd = _flag()
+            got = [tuple(p) for p in candidate_pairs(lo, hi, skip, crowd).tolist()]
+            assert got == _brute_pairs(lo, hi, skip) and crowd[0] == 0
+    # Every box the same point.
+    lo = np.full((50, 2), 3.0)
+    got = [tuple(p) for p in candidate_pairs(lo, lo.copy(), np.zeros(50, dtype=np.bool_), _flag()).tolist()]
+    assert got == [(i, j) for i in range(50) for j in range(i + 1, 50)]
