@@ -10,11 +10,28 @@ import math
 import warnings
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from collision.geometry import stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
+
+
+@njit(cache=True, inline="always")
+def _transform_body(
+    local_vertices: np.ndarray, vertex_count: np.ndarray, position: np.ndarray, angle: np.ndarray,
+    out: np.ndarray, i: int,
+) -> None:  # fmt: skip
+    """Body ``i``'s world-space vertices into ``out[i]`` (see :func:`transform_vertices`)."""
+    c = math.cos(angle[i])
+    s = math.sin(angle[i])
+    px = position[i, 0]
+    py = position[i, 1]
+    for k in range(vertex_count[i]):
+        x = local_vertices[i, k, 0]
+        y = local_vertices[i, k, 1]
+        out[i, k, 0] = px + c * x - s * y
+        out[i, k, 1] = py + s * x + c * y
 
 
 @njit(cache=True)
@@ -32,15 +49,20 @@ def transform_vertices(
     a body's count are left untouched.
     """
     for i in range(position.shape[0]):
-        c = math.cos(angle[i])
-        s = math.sin(angle[i])
-        px = position[i, 0]
-        py = position[i, 1]
-        for k in range(vertex_count[i]):
-            x = local_vertices[i, k, 0]
-            y = local_vertices[i, k, 1]
-            out[i, k, 0] = px + c * x - s * y
-            out[i, k, 1] = py + s * x + c * y
+        _transform_body(local_vertices, vertex_count, position, angle, out, i)
+
+
+@compiled_only(parallel=True)
+def transform_vertices_threaded(
+    local_vertices: np.ndarray,
+    vertex_count: np.ndarray,
+    position: np.ndarray,
+    angle: np.ndarray,
+    out: np.ndarray,
+) -> None:
+    """:func:`transform_vertices` on numba's threads."""
+    for i in prange(position.shape[0]):
+        _transform_body(local_vertices, vertex_count, position, angle, out, i)
 
 
 @njit(cache=True)
@@ -125,6 +147,50 @@ def _counting_sort(pairs: np.ndarray, m: int, column: int, n: int, out: np.ndarr
         out[q, 1] = pairs[p, 1]
 
 
+@njit(cache=True, inline="always")
+def _sorted_boxes(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> tuple:
+    """The boxes ``lo``, ``hi (n, 2)`` sorted along the sweep axis (:func:`sweep_axis`):
+    ``(order, lo_a, hi_a, lo_b, hi_b, skip_sorted)``, box ``ii`` of the sweep being body
+    ``order[ii]``, its bounds on the sweep axis (a) and the other (b) and its ``skip`` flag,
+    each in an array of its own: the sweep's inner loop then reads memory in order instead of
+    through ``order``."""
+    n = lo.shape[0]
+    a = sweep_axis(lo, hi)
+    b = 1 - a
+    order = stable_argsort(lo[:, a].copy())
+    lo_a = np.empty(n)
+    hi_a = np.empty(n)
+    lo_b = np.empty(n)
+    hi_b = np.empty(n)
+    skip_sorted = np.empty(n, dtype=np.bool_)
+    for ii in range(n):
+        i = order[ii]
+        lo_a[ii] = lo[i, a]
+        hi_a[ii] = hi[i, a]
+        lo_b[ii] = lo[i, b]
+        hi_b[ii] = hi[i, b]
+        skip_sorted[ii] = skip[i]
+    return order, lo_a, hi_a, lo_b, hi_b, skip_sorted
+
+
+@njit(cache=True, inline="always")
+def _meet(ii: int, jj: int, lo_b: np.ndarray, hi_b: np.ndarray, skip_sorted: np.ndarray) -> bool:
+    """Whether sweep boxes ``ii`` and ``jj``, already overlapping on the sweep axis, make a
+    pair: they overlap on the other axis and are not both skipped."""
+    return not (skip_sorted[ii] and skip_sorted[jj]) and not (lo_b[jj] > hi_b[ii] or lo_b[ii] > hi_b[jj])
+
+
+@njit(cache=True, inline="always")
+def _sorted_pairs(pairs: np.ndarray, m: int, n: int) -> np.ndarray:
+    """The first ``m`` rows of ``pairs`` sorted by (i, j) in linear time: by j, then stably by i
+    (a radix sort of two digits over ``n`` rows)."""
+    by_j = np.empty((m, 2), dtype=np.int64)
+    _counting_sort(pairs, m, 1, n, by_j)
+    out = np.empty((m, 2), dtype=np.int64)
+    _counting_sort(by_j, m, 0, n, out)
+    return out
+
+
 @njit(cache=True)
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
@@ -141,23 +207,7 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     """
     n = lo.shape[0]
     budget = MAX_PAIRS_PER_BODY * n
-    a = sweep_axis(lo, hi)
-    b = 1 - a
-    order = stable_argsort(lo[:, a].copy())
-    # The boxes in sweep order, each bound in an array of its own: the sweep's inner loop then
-    # reads memory in order instead of through ``order`` (which body is where in the boxes).
-    lo_a = np.empty(n)
-    hi_a = np.empty(n)
-    lo_b = np.empty(n)
-    hi_b = np.empty(n)
-    skip_sorted = np.empty(n, dtype=np.bool_)
-    for ii in range(n):
-        i = order[ii]
-        lo_a[ii] = lo[i, a]
-        hi_a[ii] = hi[i, a]
-        lo_b[ii] = lo[i, b]
-        hi_b[ii] = hi[i, b]
-        skip_sorted[ii] = skip[i]
+    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -166,15 +216,10 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
         if full:
             break
         top_a = hi_a[ii]
-        bottom_b = lo_b[ii]
-        top_b = hi_b[ii]
-        skip_i = skip_sorted[ii]
         for jj in range(ii + 1, n):
             if lo_a[jj] > top_a:
                 break
-            if skip_i and skip_sorted[jj]:
-                continue
-            if lo_b[jj] > top_b or bottom_b > hi_b[jj]:
+            if not _meet(ii, jj, lo_b, hi_b, skip_sorted):
                 continue
             i = order[ii]
             j = order[jj]
@@ -198,12 +243,45 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
                 pairs[m, 0] = j
                 pairs[m, 1] = i
             m += 1
-    # Sorted by (i, j) in linear time: by j, then stably by i (a radix sort of two digits).
-    by_j = np.empty((m, 2), dtype=np.int64)
-    _counting_sort(pairs, m, 1, n, by_j)
-    out = np.empty((m, 2), dtype=np.int64)
-    _counting_sort(by_j, m, 0, n, out)
-    return out
+    return _sorted_pairs(pairs, m, n)
+
+
+@compiled_only(parallel=True)
+def candidate_pairs_threaded(
+    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray
+) -> np.ndarray:
+    """:func:`candidate_pairs` with the sweep on numba's threads: each box's pairs counted, then
+    written at their offsets, in parallel; the same pairs. Past the pair budget, the
+    one-thread sweep (which stops where the budget is reached and sets ``crowd[0]``)."""
+    n = lo.shape[0]
+    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
+    counts = np.zeros(n + 1, dtype=np.int64)
+    for ii in prange(n):
+        k = 0
+        for jj in range(ii + 1, n):
+            if lo_a[jj] > hi_a[ii]:
+                break
+            if _meet(ii, jj, lo_b, hi_b, skip_sorted):
+                k += 1
+        counts[ii + 1] = k
+    for ii in range(n):
+        counts[ii + 1] += counts[ii]
+    m = counts[n]
+    if m > MAX_PAIRS_PER_BODY * n:
+        return candidate_pairs(lo, hi, skip, crowd)
+    pairs = np.empty((m, 2), dtype=np.int64)
+    for ii in prange(n):
+        q = counts[ii]
+        for jj in range(ii + 1, n):
+            if lo_a[jj] > hi_a[ii]:
+                break
+            if _meet(ii, jj, lo_b, hi_b, skip_sorted):
+                i = order[ii]
+                j = order[jj]
+                pairs[q, 0] = min(i, j)
+                pairs[q, 1] = max(i, j)
+                q += 1
+    return _sorted_pairs(pairs, m, n)
 
 
 #: A cache refit (:func:`refit_pairs`) instead of a rebuild while at most one body in this many

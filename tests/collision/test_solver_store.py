@@ -41,7 +41,13 @@ def brute_force_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> list[
     return out
 
 
-def test_cached_pairs_equal_brute_force_while_boxes_wander() -> None:
+#: Threads for cached_pairs: a small world's (None), a big world's on one thread and on two
+#: (the sweep of a rebuild then runs on numba's threads).
+THREADS = (None, 1, 2)
+
+
+@pytest.mark.parametrize("threads", THREADS)
+def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) -> None:
     rng = np.random.default_rng(7)
     n = 60
     centre = rng.uniform(0.0, 10.0, size=(n, 2))
@@ -64,7 +70,17 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander() -> None:
         hi = centre + half
         before = fat_pairs
         pairs, fat_pairs = cached_pairs(
-            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.1, np.zeros(1, dtype=np.int64)
+            lo,
+            hi,
+            skip,
+            fat_lo,
+            fat_hi,
+            fat_skip,
+            fat_valid,
+            fat_pairs,
+            0.1,
+            np.zeros(1, dtype=np.int64),
+            threads,
         )
         rebuilds += fat_pairs is not before
         assert pairs.dtype == np.int64 and pairs.shape[1] == 2
@@ -83,7 +99,8 @@ def _cache(n: int) -> tuple:
     )
 
 
-def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many() -> None:
+@pytest.mark.parametrize("threads", THREADS)
+def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many(threads: int | None) -> None:
     """Steps where no box, a few boxes or many boxes leave their grown boxes (and flags flip):
     the pairs are the brute force's every step, and the cache is kept, refitted (only the
     escaped bodies' grown boxes change) and rebuilt (all of them change), each many times."""
@@ -104,7 +121,17 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many() -> No
         hi = centre + half
         old_lo = fat_lo.copy()
         pairs, fat_pairs = cached_pairs(
-            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, 0.05, np.zeros(1, dtype=np.int64)
+            lo,
+            hi,
+            skip,
+            fat_lo,
+            fat_hi,
+            fat_skip,
+            fat_valid,
+            fat_pairs,
+            0.05,
+            np.zeros(1, dtype=np.int64),
+            threads,
         )
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
         changed = int(np.sum(np.any(fat_lo != old_lo, axis=1)))
@@ -141,7 +168,17 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs = _cache(n)
     margin = 1.0 / 16.0
     _, fat_pairs = cached_pairs(
-        lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, margin, np.zeros(1, dtype=np.int64)
+        lo,
+        hi,
+        skip,
+        fat_lo,
+        fat_hi,
+        fat_skip,
+        fat_valid,
+        fat_pairs,
+        margin,
+        np.zeros(1, dtype=np.int64),
+        None,
     )
     refits = 0
     for _ in range(40):
@@ -151,7 +188,17 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
         hi[movers] += jump
         old_lo = fat_lo.copy()
         pairs, fat_pairs = cached_pairs(
-            lo, hi, skip, fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs, margin, np.zeros(1, dtype=np.int64)
+            lo,
+            hi,
+            skip,
+            fat_lo,
+            fat_hi,
+            fat_skip,
+            fat_valid,
+            fat_pairs,
+            margin,
+            np.zeros(1, dtype=np.int64),
+            None,
         )
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
         grown = np.flatnonzero(np.any(fat_lo != old_lo, axis=1))
@@ -160,7 +207,8 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     assert refits > 30
 
 
-def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so() -> None:
+@pytest.mark.parametrize("threads", THREADS)
+def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so(threads: int | None) -> None:
     """A few bodies moved into a heap: found by a refit, their pairs would pass the budget of
     MAX_PAIRS_PER_BODY per body, so the cache is rebuilt, its sweep stopping at the budget,
     and the crowd flag is set; every pair given is a true one."""
@@ -172,11 +220,11 @@ def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so() -> None:
     cache = _cache(n)
     crowd = np.zeros(1, dtype=np.int64)
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], 0.05, crowd)
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], 0.05, crowd, threads)
     assert len(pairs) == 72 * 71 // 2 < MAX_PAIRS_PER_BODY * n and crowd[0] == 0
     centre[72:76] = 0.0
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, 0.05, crowd)
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, 0.05, crowd, threads)
     assert crowd[0] == 1
     assert len(fat_pairs) == MAX_PAIRS_PER_BODY * n
     truth = set(brute_force_pairs(lo, hi, skip))

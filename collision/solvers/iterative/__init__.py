@@ -480,12 +480,14 @@ def iterative_step(
     start_position = bodies.position.copy() if context.continuous else bodies.position
     start_velocity = bodies.velocity.copy() if context.continuous else bodies.velocity
     t = lap(ticks, WAKE, t)
-    pairs, fat_pairs = broadphase(bodies, context, settings, (state, state.fat_pairs), moving, dynamic)
+    pairs, fat_pairs = broadphase(
+        bodies, context, settings, (state, state.fat_pairs), moving, dynamic, threads
+    )
     t = lap(ticks, BROADPHASE, t)
     points, c = collide(bodies, context, settings, pairs, moving, threads)
     if settings.sleep and wake_touched(bodies, pairs, points, c, moving, state, context.dt):
         # The woken bodies' own contacts (with static bodies, with each other) were skipped.
-        pairs, fat_pairs = broadphase(bodies, context, settings, (state, fat_pairs), moving, dynamic)
+        pairs, fat_pairs = broadphase(bodies, context, settings, (state, fat_pairs), moving, dynamic, threads)
         points, c = collide(bodies, context, settings, pairs, moving, threads)
     lap(ticks, NARROWPHASE, t)
     prepared, total_normal, total_tangent, row_a, row_b = solve(
@@ -513,7 +515,7 @@ def _calls_beside_solve(bodies: Bodies, context: StepContext, settings: Any, sta
     _refused(state)
     open_step(bodies, context, context.check)
     moving = wake_disturbed(bodies, state, settings.sleep)
-    pairs, _ = broadphase(bodies, context, settings, (state, state.fat_pairs), moving, moving)
+    pairs, _ = broadphase(bodies, context, settings, (state, state.fat_pairs), moving, moving, None)
     points, c = collide(bodies, context, settings, pairs, moving, None)
     wake_touched(bodies, pairs, points, c, moving, state, context.dt)
     stop_at_static(

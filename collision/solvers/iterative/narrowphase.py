@@ -19,7 +19,15 @@ import numpy as np
 from numba import njit, prange
 
 from collision.bodies import Bodies
-from collision.broadphase import REFIT_SHARE, candidate_pairs, refit_pairs, swept_bounds, transform_vertices
+from collision.broadphase import (
+    REFIT_SHARE,
+    candidate_pairs,
+    candidate_pairs_threaded,
+    refit_pairs,
+    swept_bounds,
+    transform_vertices,
+    transform_vertices_threaded,
+)
 from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only
 from collision.manifold import edge_normals, manifold_kernel
@@ -44,6 +52,7 @@ def cached_pairs(
     fat_pairs: np.ndarray,
     fat_margin: float,
     crowd: np.ndarray,
+    threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``candidate_pairs(lo, hi, skip)``, exactly, from a cache that bodies at rest keep valid.
 
@@ -54,7 +63,8 @@ def cached_pairs(
     (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
     left their fat boxes or changed flags, only theirs are grown again and their pairs found
     again (``refit_pairs``); when more did, the cache is rebuilt (within the pair budget:
-    ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
+    ``crowd`` is the step context's flag, see ``candidate_pairs``), its sweep on ``threads``
+    threads when two or more (None: a small world's, see :func:`collide`). Returns
     ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
     """
     n = lo.shape[0]
@@ -85,7 +95,12 @@ def cached_pairs(
             fat_hi[i, 0] = hi[i, 0] + fat_margin
             fat_hi[i, 1] = hi[i, 1] + fat_margin
             fat_skip[i] = skip[i]
-        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        if threads is None:
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        elif threads < 2:
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        else:
+            fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
     m = 0
@@ -111,8 +126,9 @@ def cached_pairs(
 # link, optimise and compile the cache and the sweep once more (seconds of a cold start).
 @njit(cache=True, inline="always")
 def broadphase(
-    bodies: Bodies, context: StepContext, settings: Any, cache: tuple, moving: np.ndarray, dynamic: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+    bodies: Bodies, context: StepContext, settings: Any, cache: tuple, moving: np.ndarray,
+    dynamic: np.ndarray, threads: int | None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """World vertices refreshed, then the step's candidate pairs from the broadphase cache
     ``cache`` = ``(state, fat_pairs)``: the solver's state, whose grown boxes are updated in
     place, and the cache's pairs as the last broadphase left them (the state's between steps;
@@ -120,11 +136,18 @@ def broadphase(
     together). Returns ``(pairs (m, 2), fat_pairs)``. Bodies that do not move (``moving (n,)
     bool``) need no pair among themselves. With compounds or kinematic bodies, pairs of rows of
     one body and pairs where neither row is ``dynamic (n,) bool`` (kinematic against kinematic
-    or static) are dropped. Without ``context.continuous`` the boxes are not swept."""
+    or static) are dropped. Without ``context.continuous`` the boxes are not swept. The vertices
+    and the cache's sweep on ``threads`` threads when two or more (None: a small world's)."""
     state, fat_pairs = cache
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
-    transform_vertices(bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle, wv)
+    pose = (bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle)
+    if threads is None:
+        transform_vertices(*pose, wv)
+    elif threads < 2:
+        transform_vertices(*pose, wv)
+    else:
+        transform_vertices_threaded(*pose, wv)
     lo = np.empty((n, 2))
     hi = np.empty((n, 2))
     swept_bounds(
@@ -152,6 +175,7 @@ def broadphase(
         fat_pairs,
         settings.broadphase_margin,
         context.crowd,
+        threads,
     )
     if context.has_compounds or context.has_kinematic:
         root = bodies.root
