@@ -266,7 +266,7 @@ def candidate_pairs_threaded(
         counts[ii + 1] = k
     for ii in range(n):
         counts[ii + 1] += counts[ii]
-    m = counts[n]
+    m = int(counts[n])
     if m > MAX_PAIRS_PER_BODY * n:
         return candidate_pairs(lo, hi, skip, crowd)
     pairs = np.empty((m, 2), dtype=np.int64)
