@@ -115,7 +115,8 @@ class IterativeSettings(Settings):
         "int",
         1,
         "Threads a step of a big world (collision.threads.THREADED_BODIES rows or more) may run "
-        "its narrowphase and contact passes on (0: as many as numba runs, NUMBA_NUM_THREADS). "
+        "its world vertices, broadphase rebuilds, narrowphase and contact passes on (0: as many "
+        "as numba runs, NUMBA_NUM_THREADS). "
         "Results are the same whatever the count. More than one pays on a quiet machine and "
         "costs when another process keeps a core busy (the threads then wait for each other).",
         0,
