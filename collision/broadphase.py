@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import njit, prange
 
-from collision.geometry import stable_argsort
+from collision.geometry import UNCOUNTED, stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -348,9 +348,22 @@ def _push_pair(found: np.ndarray, f: int, i: int, j: int) -> np.ndarray:
     return found
 
 
+@compiled_only(forceinline=True, **UNCOUNTED)
+def grown_box(
+    lo: np.ndarray, hi: np.ndarray, grow: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, i: int
+) -> None:
+    """Body ``i``'s cached box into row ``i`` of ``fat_lo``, ``fat_hi (n, 2)``: its bounds
+    ``lo``, ``hi (n, 2)`` grown by ``grow`` = ``(margin, lead)``, ``margin`` (units) on every
+    side and ``lead[i] (2,)`` (units, signed) along each axis on the side it points to."""
+    margin, lead = grow
+    for d in range(2):
+        fat_lo[i, d] = lo[i, d] - margin + min(lead[i, d], 0.0)
+        fat_hi[i, d] = hi[i, d] + margin + max(lead[i, d], 0.0)
+
+
 @compiled_only()
 def refit_pairs(
-    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, margin: float
+    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, grow: tuple
 ) -> np.ndarray:
     """The cache's pairs after the boxes of the bodies ``escaped (k,) int64`` (ascending) are
     grown again around their bounds: :func:`candidate_pairs` over the grown boxes, for the
@@ -358,8 +371,8 @@ def refit_pairs(
 
     ``lo``, ``hi (n, 2)``, ``skip (n,) bool`` the bodies' bounds and flags now; ``fat`` =
     ``(fat_lo, fat_hi (n, 2), fat_skip (n,) bool, fat_pairs (f, 2) int64)``, the cache (its
-    pairs sorted by ``i`` then ``j``), whose escaped rows are updated in place; ``margin``
-    (units) what the boxes are grown by. Pairs of two bodies that kept their boxes stay;
+    pairs sorted by ``i`` then ``j``), whose escaped rows are updated in place; ``grow``
+    what the boxes are grown by (see :func:`grown_box`). Pairs of two bodies that kept their boxes stay;
     every escaped body's pairs are found again: the grown boxes sorted by their lower bound
     along the axis they spread most along (:func:`sweep_axis`), each escaped box is tested
     against the boxes whose lower bound lies in its window (from its own lower bound less the
@@ -371,9 +384,7 @@ def refit_pairs(
     moved = np.zeros(n, dtype=np.bool_)
     for e in escaped:
         moved[e] = True
-        for d in range(2):
-            fat_lo[e, d] = lo[e, d] - margin
-            fat_hi[e, d] = hi[e, d] + margin
+        grown_box(lo, hi, grow, fat_lo, fat_hi, e)
         fat_skip[e] = skip[e]
     axis = sweep_axis(fat_lo, fat_hi)
     total = 0.0

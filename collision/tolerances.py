@@ -238,6 +238,10 @@ WARM_START_MATCH_COSINE = 0.98
 #: every body's swept box stays inside its grown box, last pairs are filtered instead of
 #: sorting and sweeping again (Box2D's fat boxes use 0.1 m). Results do not depend on it.
 BROADPHASE_FAT_MARGIN = 0.1
+#: Steps of travel (at the body's velocity when its box is grown) by which a cached broadphase
+#: box also reaches ahead of a moving body, on the side it moves toward. Results do not
+#: depend on it.
+BROADPHASE_LEAD_STEPS = 2.0
 
 #: Exponent (dimensionless) of the mass ratio (heavy / light) by which the iterative solver's
 #: soft contact between two moving bodies is made stiffer (see CONTACT_MASS_RATIO_ONSET): the

@@ -68,6 +68,9 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
             skip[rng.integers(n)] ^= True
         lo = centre - half
         hi = centre + half
+        # Boxes grown ahead of a travel of their own, any direction (the cache's pairs must
+        # not depend on it).
+        lead = rng.normal(0.0, 0.3, size=(n, 2))
         before = fat_pairs
         pairs, fat_pairs = cached_pairs(
             lo,
@@ -78,7 +81,7 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
             fat_skip,
             fat_valid,
             fat_pairs,
-            0.1,
+            (0.1, lead),
             np.zeros(1, dtype=np.int64),
             threads,
         )
@@ -129,7 +132,7 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many(threads
             fat_skip,
             fat_valid,
             fat_pairs,
-            0.05,
+            (0.05, np.zeros((n, 2))),
             np.zeros(1, dtype=np.int64),
             threads,
         )
@@ -176,7 +179,7 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
         fat_skip,
         fat_valid,
         fat_pairs,
-        margin,
+        (margin, np.zeros((n, 2))),
         np.zeros(1, dtype=np.int64),
         None,
     )
@@ -196,7 +199,7 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
             fat_skip,
             fat_valid,
             fat_pairs,
-            margin,
+            (margin, np.zeros((n, 2))),
             np.zeros(1, dtype=np.int64),
             None,
         )
@@ -220,11 +223,12 @@ def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so(threads: int | Non
     cache = _cache(n)
     crowd = np.zeros(1, dtype=np.int64)
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], 0.05, crowd, threads)
+    grow = (0.05, np.zeros((n, 2)))
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], grow, crowd, threads)
     assert len(pairs) == 72 * 71 // 2 < MAX_PAIRS_PER_BODY * n and crowd[0] == 0
     centre[72:76] = 0.0
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, 0.05, crowd, threads)
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, crowd, threads)
     assert crowd[0] == 1
     assert len(fat_pairs) == MAX_PAIRS_PER_BODY * n
     truth = set(brute_force_pairs(lo, hi, skip))

@@ -23,6 +23,7 @@ from collision.broadphase import (
     REFIT_SHARE,
     candidate_pairs,
     candidate_pairs_threaded,
+    grown_box,
     refit_pairs,
     swept_bounds,
     transform_vertices,
@@ -34,7 +35,7 @@ from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.iterative.cracks import drop_internal_edges
 from collision.solvers.iterative.points import Points
 from collision.solvers.protocol import StepContext
-from collision.tolerances import MAX_PAIRS_PER_BODY
+from collision.tolerances import BROADPHASE_LEAD_STEPS, MAX_PAIRS_PER_BODY
 
 #: Fewest candidate pairs whose manifolds are found on several threads (when the step has them).
 PARALLEL_PAIRS = 2048
@@ -50,14 +51,16 @@ def cached_pairs(
     fat_skip: np.ndarray,
     fat_valid: np.ndarray,
     fat_pairs: np.ndarray,
-    fat_margin: float,
+    grow: tuple,
     crowd: np.ndarray,
     threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """``candidate_pairs(lo, hi, skip)``, exactly, from a cache that bodies at rest keep valid.
 
-    The cache holds boxes grown by ``fat_margin`` (units) around the bounds they were built
-    from (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
+    The cache holds boxes grown around the bounds they were built from by ``grow`` =
+    ``(margin, lead)``: ``margin`` (units) on every side, and each body's ``lead (n, 2)`` (its
+    travel over the next steps, units) on the side it moves toward (see :func:`grown_box`)
+    (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
     the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
     fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
     (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
@@ -85,15 +88,12 @@ def cached_pairs(
     rebuild = not fat_valid[0] or k * REFIT_SHARE > n or (k > 0 and fat_pairs.shape[0] >= budget)
     if k > 0 and not rebuild:
         fat = (fat_lo, fat_hi, fat_skip, fat_pairs)
-        fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, fat_margin)
+        fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, grow)
         # Past the budget the rebuild's sweep stops where candidate_pairs does, and says so.
         rebuild = fat_pairs.shape[0] > budget
     if rebuild:
         for i in range(n):
-            fat_lo[i, 0] = lo[i, 0] - fat_margin
-            fat_lo[i, 1] = lo[i, 1] - fat_margin
-            fat_hi[i, 0] = hi[i, 0] + fat_margin
-            fat_hi[i, 1] = hi[i, 1] + fat_margin
+            grown_box(lo, hi, grow, fat_lo, fat_hi, i)
             fat_skip[i] = skip[i]
         if threads is None:
             fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
@@ -162,8 +162,15 @@ def broadphase(
         hi,
     )
     skip = np.empty(n, dtype=np.bool_)
+    # Grown boxes lead their bodies by the next steps' travel: a falling body otherwise leaves
+    # its box every step and the whole cache is sorted and swept again.
+    lead = np.zeros((n, 2))
+    reach = context.dt * BROADPHASE_LEAD_STEPS
     for i in range(n):
         skip[i] = not moving[i]
+        if moving[i]:
+            lead[i, 0] = bodies.velocity[i, 0] * reach
+            lead[i, 1] = bodies.velocity[i, 1] * reach
     pairs, fat_pairs = cached_pairs(
         lo,
         hi,
@@ -173,7 +180,7 @@ def broadphase(
         state.fat_skip,
         state.fat_valid,
         fat_pairs,
-        settings.broadphase_margin,
+        (settings.broadphase_margin, lead),
         context.crowd,
         threads,
     )
