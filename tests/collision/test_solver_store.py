@@ -168,21 +168,14 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     lo, hi = _boxes_of_every_kind(rng, n)
     skip = rng.random(n) < 0.2
     skip[:3] = True
-    fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs = _cache(n)
-    margin = 1.0 / 16.0
-    _, fat_pairs = cached_pairs(
-        lo,
-        hi,
-        skip,
-        fat_lo,
-        fat_hi,
-        fat_skip,
-        fat_valid,
-        fat_pairs,
-        (margin, np.zeros((n, 2))),
-        np.zeros(1, dtype=np.int64),
-        None,
-    )
+    cache = _cache(n)
+    fat_lo = cache[0]
+    grow = (1.0 / 16.0, np.zeros((n, 2)))
+
+    def step(fat_pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, np.zeros(1, dtype=np.int64), None)
+
+    _, fat_pairs = step(cache[4])
     refits = 0
     for _ in range(40):
         movers = rng.choice(np.arange(6, n), size=int(rng.integers(1, 17)), replace=False)
@@ -190,19 +183,7 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
         lo[movers] += jump
         hi[movers] += jump
         old_lo = fat_lo.copy()
-        pairs, fat_pairs = cached_pairs(
-            lo,
-            hi,
-            skip,
-            fat_lo,
-            fat_hi,
-            fat_skip,
-            fat_valid,
-            fat_pairs,
-            (margin, np.zeros((n, 2))),
-            np.zeros(1, dtype=np.int64),
-            None,
-        )
+        pairs, fat_pairs = step(fat_pairs)
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
         grown = np.flatnonzero(np.any(fat_lo != old_lo, axis=1))
         assert set(grown.tolist()) <= set(movers.tolist())
