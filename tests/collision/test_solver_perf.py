@@ -258,14 +258,14 @@ def _match(prev_keys: list[int], keys: list[int]) -> np.ndarray:
     bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=1.0)
     prepared = prepare_points(
         bodies,
-        np.ones(2),
-        np.ones(2),
+        (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),
         points_of(np.zeros(2), keys, point, point, normal, [-0.01, -0.01]),
-        2,
+        np.array([0, 2], dtype=np.int64),
         previous_points(2, [0, 0], [1, 1], prev_keys, [1, 1], prev_store),
         iterative_settings(match_distance=0.05, match_cosine=0.9),
         DT,
+        None,
     )
     return prepared.normal_impulse
 

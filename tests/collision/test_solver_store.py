@@ -269,14 +269,14 @@ def _prepare_points(p: np.ndarray, keys: list[int], normal: np.ndarray, prev: tu
     points = points_of(np.zeros(c), keys, p, p.copy(), normal, np.full(c, -0.01))
     prepared = prepare_points(
         bodies,
-        np.ones(2),
-        np.ones(2),
+        (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),
         points,
-        c,
+        np.array([0, c], dtype=np.int64),
         previous_points(2, *prev),
         iterative_settings(match_distance=0.1, match_cosine=0.98),
         DT,
+        None,
     )
     return prepared.normal_impulse, prepared.tangent_impulse, prepared.state
 

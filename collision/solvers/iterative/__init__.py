@@ -64,7 +64,13 @@ from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
 from collision.solvers.iterative.shock import propagate_shock
 from collision.solvers.iterative.soft_step import soft_step
-from collision.solvers.iterative.warm_start import Prepared, empty_prepared, group_manifolds, prepare_points
+from collision.solvers.iterative.warm_start import (
+    Prepared,
+    empty_prepared,
+    group_manifolds,
+    prepare_points,
+    run_offsets,
+)
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
 from collision.threads import step_threads
@@ -353,13 +359,16 @@ def solve(
     over the step (N s), and the rows the points were found on."""
     start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
-    prepared = prepare_points(bodies, inv_mass, inv_inertia, pairs, points, c, state, settings, context.dt)
+    offsets = run_offsets(points.pair_index, c)
+    prepared = prepare_points(
+        bodies, (inv_mass, inv_inertia), pairs, points, offsets, state, settings, context.dt, threads
+    )
     row_a = prepared.body_a
     row_b = prepared.body_b
     solve_moving = moving
     if context.has_compounds:
         row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
-    manifolds = group_manifolds(points.pair_index, prepared, inv_mass, inv_inertia, c)
+    manifolds = group_manifolds(offsets, prepared, inv_mass, inv_inertia)
     start_pose = (bodies.position.copy(), bodies.angle.copy())
     lap(context.ticks, PREPARE, start)
     total_normal, total_tangent, max_normal_impulse = soft_step(

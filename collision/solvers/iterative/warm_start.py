@@ -17,11 +17,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
-from collision.geometry import mix_friction, mix_restitution
+from collision.geometry import UNCOUNTED, mix_friction, mix_restitution
 from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
@@ -51,17 +51,6 @@ class Prepared(NamedTuple):
     state: np.ndarray
 
 
-@njit(cache=True, inline="always")
-def _pair_run(pair_index: np.ndarray, first: int, c: int) -> tuple[int, int]:
-    """The points of one pair are consecutive: ``(pair, last)``, the pair of point ``first``
-    and the end (exclusive) of its run among the ``c`` points of ``pair_index``."""
-    p = pair_index[first]
-    last = first + 1
-    while last < c and pair_index[last] == p:
-        last += 1
-    return p, last
-
-
 @compiled_only()
 def empty_prepared(c: int) -> Prepared:
     """Room for ``c`` prepared points (their impulses and time of impact zero)."""
@@ -82,89 +71,136 @@ def empty_prepared(c: int) -> Prepared:
     )
 
 
+@njit(cache=True)
+def run_offsets(pair_index: np.ndarray, c: int) -> np.ndarray:
+    """``offsets (g + 1,) int64``: the runs of one pair's points among the first ``c`` of
+    ``pair_index`` (in pair order); manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``."""
+    buffer = np.empty(c + 1, dtype=np.int64)
+    groups = 0
+    for k in range(c):
+        if k == 0 or pair_index[k] != pair_index[k - 1]:
+            buffer[groups] = k
+            groups += 1
+    buffer[groups] = c
+    return buffer[: groups + 1]
+
+
 @compiled_only()
 def prepare_manifolds(
-    bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray, pairs: np.ndarray, points: Points, c: int,
-    dt: float,
+    bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
+    threads: int | None,
 ) -> Prepared:  # fmt: skip
-    """The first ``c`` points, manifold by manifold (runs of one pair's points): arms from the
-    bodies' centroids to the middle of each point's two ends, effective masses with
-    ``inv_mass``, ``inv_inertia (n,)`` (zero for bodies that do not move this step), materials,
-    approach speed, and each point's state on its own (new, or speculative with its time of
-    impact); impulses 0."""
-    # Every array in a local first: the loops below must not fetch them from the records (a
-    # fetch counts a reference, an atomic operation, per point).
-    position = bodies.position
-    velocity = bodies.velocity
-    angular_velocity = bodies.angular_velocity
-    friction_body = bodies.friction
-    restitution_body = bodies.restitution
-    pair_index = points.pair_index
+    """The points of the manifolds ``offsets`` (see :func:`run_offsets`), one by one: arms from
+    the bodies' centroids to the middle of each point's two ends, effective masses with
+    ``masses`` = ``(inv_mass, inv_inertia)`` (n,) (zero for bodies that do not move this step),
+    materials, approach speed, and each point's state on its own (new, or speculative with its
+    time of impact); impulses 0. On numba's threads when ``threads`` is 2 or more (None: a
+    small world's step, which does not compile the threaded loop)."""
+    prepared = empty_prepared(offsets[-1])
+    rows = (bodies.position, bodies.velocity, bodies.angular_velocity, bodies.friction, bodies.restitution)
+    if threads is None:
+        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared)
+    elif threads < 2:
+        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared)
+    else:
+        _prepare_rows_threaded(rows, masses, pairs, points, offsets, dt, prepared)
+    return prepared
+
+
+# The loops over manifolds are compiled without numba's reference counting (UNCOUNTED, see
+# collision/geometry.py): they allocate nothing, and counting the arrays handed to each
+# manifold's step cost an atomic operation per manifold.
+@compiled_only(**UNCOUNTED)
+def _prepare_rows(
+    rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
+    prepared: Prepared,
+) -> None:  # fmt: skip
+    """:func:`prepare_manifolds`' loop, writing into ``prepared``: ``rows`` = ``(position,
+    velocity, angular_velocity, friction, restitution)`` of the bodies."""
+    for g in range(offsets.shape[0] - 1):
+        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, prepared)
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def _prepare_rows_threaded(
+    rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
+    prepared: Prepared,
+) -> None:  # fmt: skip
+    """:func:`_prepare_rows` on numba's threads (each manifold's rows its own)."""
+    for g in prange(offsets.shape[0] - 1):
+        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, prepared)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _prepare_run(
+    rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, run: tuple, dt: float,
+    prepared: Prepared,
+) -> None:  # fmt: skip
+    """One manifold's points ``run`` = ``(first, last)`` (exclusive) prepared into ``prepared``
+    (see :func:`prepare_manifolds`)."""
+    position, velocity, angular_velocity, friction_body, restitution_body = rows
+    inv_mass, inv_inertia = masses
     point_a = points.point_a
     point_b = points.point_b
     normal = points.normal
     separation = points.separation
-    prepared = empty_prepared(c)
     body_a, body_b, cross_a, cross_b, normal_mass, tangent_mass = prepared[:6]
     friction, restitution, approach, _, _, toi, state = prepared[6:]
-    first = 0
-    while first < c:
-        p, last = _pair_run(pair_index, first, c)
-        a = pairs[p, 0]
-        b = pairs[p, 1]
-        pax = position[a, 0]
-        pay = position[a, 1]
-        pbx = position[b, 0]
-        pby = position[b, 1]
-        ima = inv_mass[a]
-        imb = inv_mass[b]
-        iia = inv_inertia[a]
-        iib = inv_inertia[b]
-        va_x = velocity[a, 0]
-        va_y = velocity[a, 1]
-        wa = angular_velocity[a]
-        vb_x = velocity[b, 0]
-        vb_y = velocity[b, 1]
-        wb = angular_velocity[b]
-        mu = mix_friction(friction_body[a], friction_body[b])
-        e = mix_restitution(restitution_body[a], restitution_body[b])
-        for k in range(first, last):
-            body_a[k] = a
-            body_b[k] = b
-            mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
-            my = 0.5 * (point_a[k, 1] + point_b[k, 1])
-            rax = mx - pax
-            ray = my - pay
-            rbx = mx - pbx
-            rby = my - pby
-            nx = normal[k, 0]
-            ny = normal[k, 1]
-            rna = rax * ny - ray * nx
-            rnb = rbx * ny - rby * nx
-            kn = ima + imb + iia * rna * rna + iib * rnb * rnb
-            normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
-            rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
-            rtb = rbx * nx + rby * ny
-            cross_a[k, 0] = rna
-            cross_a[k, 1] = rta
-            cross_b[k, 0] = rnb
-            cross_b[k, 1] = rtb
-            kt = ima + imb + iia * rta * rta + iib * rtb * rtb
-            tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
-            friction[k] = mu
-            restitution[k] = e
-            dvx = va_x - wa * ray - vb_x + wb * rby
-            dvy = va_y + wa * rax - vb_y - wb * rbx
-            vn = dvx * nx + dvy * ny
-            approach[k] = vn
-            s = separation[k]
-            if s > 0.0:
-                state[k] = CONTACT_SPECULATIVE
-                toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
-            else:
-                state[k] = CONTACT_NEW
-        first = last
-    return prepared
+    first, last = run
+    p = points.pair_index[first]
+    a = pairs[p, 0]
+    b = pairs[p, 1]
+    pax = position[a, 0]
+    pay = position[a, 1]
+    pbx = position[b, 0]
+    pby = position[b, 1]
+    ima = inv_mass[a]
+    imb = inv_mass[b]
+    iia = inv_inertia[a]
+    iib = inv_inertia[b]
+    va_x = velocity[a, 0]
+    va_y = velocity[a, 1]
+    wa = angular_velocity[a]
+    vb_x = velocity[b, 0]
+    vb_y = velocity[b, 1]
+    wb = angular_velocity[b]
+    mu = mix_friction(friction_body[a], friction_body[b])
+    e = mix_restitution(restitution_body[a], restitution_body[b])
+    for k in range(first, last):
+        body_a[k] = a
+        body_b[k] = b
+        mx = 0.5 * (point_a[k, 0] + point_b[k, 0])
+        my = 0.5 * (point_a[k, 1] + point_b[k, 1])
+        rax = mx - pax
+        ray = my - pay
+        rbx = mx - pbx
+        rby = my - pby
+        nx = normal[k, 0]
+        ny = normal[k, 1]
+        rna = rax * ny - ray * nx
+        rnb = rbx * ny - rby * nx
+        kn = ima + imb + iia * rna * rna + iib * rnb * rnb
+        normal_mass[k] = 1.0 / kn if kn > 0.0 else 0.0
+        rta = rax * nx + ray * ny  # cross(r, t) with t = (-ny, nx)
+        rtb = rbx * nx + rby * ny
+        cross_a[k, 0] = rna
+        cross_a[k, 1] = rta
+        cross_b[k, 0] = rnb
+        cross_b[k, 1] = rtb
+        kt = ima + imb + iia * rta * rta + iib * rtb * rtb
+        tangent_mass[k] = 1.0 / kt if kt > 0.0 else 0.0
+        friction[k] = mu
+        restitution[k] = e
+        dvx = va_x - wa * ray - vb_x + wb * rby
+        dvy = va_y + wa * rax - vb_y - wb * rbx
+        vn = dvx * nx + dvy * ny
+        approach[k] = vn
+        s = separation[k]
+        if s > 0.0:
+            state[k] = CONTACT_SPECULATIVE
+            toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
+        else:
+            state[k] = CONTACT_NEW
 
 
 @njit(cache=True, inline="always")
@@ -210,89 +246,131 @@ def _match_renamed(
 
 @compiled_only()
 def match_previous(
-    points: Points, c: int, pairs: np.ndarray, prepared: Prepared, state: Any, settings: Any
-) -> None:
-    """Warm start: each manifold's points matched with last step's points of the same pair
-    (``state``'s ``prev_*`` rows, in (body_a, body_b) order; ``prev_store (6, p)``: normal and
-    tangent impulse, middle x, y, normal x, y) by feature key first; then renamed points by
-    place (:func:`_match_renamed`): a deep overlap can swap which face is the reference from one
-    step to the next, which renames its points while the bodies barely move, and losing their
-    load at once would drop the bodies above; only along (nearly) the same normal, as an
-    impulse carried to another direction would push the wrong way every step. A matched point
-    starts from its previous impulses (with ``settings.warm_start``) and persists when it
-    touches and did before."""
-    pair_index = points.pair_index
-    key = points.key
-    separation = points.separation
-    vectors = (points.point_a, points.point_b, points.normal)
-    prev_a = state.prev_a
-    prev_b = state.prev_b
-    prev_key = state.prev_key
-    prev_state = state.prev_state
-    store = state.prev_store
-    limits = (settings.match_distance, settings.match_cosine)
-    warm_start = settings.warm_start
-    normal_impulse = prepared.normal_impulse
-    tangent_impulse = prepared.tangent_impulse
-    contact_state = prepared.state
+    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, state: Any, settings: Any,
+    threads: int | None,
+) -> None:  # fmt: skip
+    """Warm start: each manifold's points (``offsets``, see :func:`run_offsets`) matched with
+    last step's points of the same pair (``state``'s ``prev_*`` rows, in (body_a, body_b)
+    order; ``prev_store (6, p)``: normal and tangent impulse, middle x, y, normal x, y) by
+    feature key first; then renamed points by place (:func:`_match_renamed`): a deep overlap
+    can swap which face is the reference from one step to the next, which renames its points
+    while the bodies barely move, and losing their load at once would drop the bodies above;
+    only along (nearly) the same normal, as an impulse carried to another direction would push
+    the wrong way every step. A matched point starts from its previous impulses (with
+    ``settings.warm_start``) and persists when it touches and did before. On numba's threads
+    when ``threads`` is 2 or more (None: a small world's step)."""
+    previous = (state.prev_a, state.prev_b, state.prev_key, state.prev_state, state.prev_store)
+    limits = (settings.match_distance, settings.match_cosine, settings.warm_start)
+    found = np.empty((offsets.shape[0], 2), dtype=np.int64)
+    if threads is None:
+        _match_rows(points, pairs, offsets, prepared, previous, limits, found)
+    elif threads < 2:
+        _match_rows(points, pairs, offsets, prepared, previous, limits, found)
+    else:
+        _match_rows_threaded(points, pairs, offsets, prepared, previous, limits, found)
+
+
+@compiled_only(**UNCOUNTED)
+def _match_rows(
+    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, previous: tuple,
+    limits: tuple, found: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`match_previous`' loop: both steps' points are in pair order, so one merge walk
+    finds each manifold's previous points. ``found (g + 1, 2) int64`` is scratch."""
+    prev_a, prev_b = previous[:2]
     prev_count = prev_a.shape[0]
-    found = np.empty(2, dtype=np.int64)
     q = 0
-    first = 0
-    while first < c:
-        p, last = _pair_run(pair_index, first, c)
+    for g in range(offsets.shape[0] - 1):
+        p = points.pair_index[offsets[g]]
         a = pairs[p, 0]
         b = pairs[p, 1]
         while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
             q += 1
-        end = q
-        while end < prev_count and prev_a[end] == a and prev_b[end] == b:
-            end += 1
-        count = last - first
-        if end == q:
-            first = last  # a new pair: nothing to match
-            continue
-        if (
-            end - q == count
-            and prev_key[q] == key[first]
-            and (count == 1 or prev_key[q + 1] == key[first + 1])
-        ):
-            # The usual case: the same features in the same order.
-            found[0] = q
-            found[1] = q + 1
-        else:
-            # Same features first.
-            claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
-            for j in range(count):
-                found[j] = -1
-                for r in range(q, end):
-                    if not (claimed >> (r - q)) & 1 and prev_key[r] == key[first + j]:
-                        claimed |= 1 << (r - q)
-                        found[j] = r
-                        break
-            _match_renamed(vectors, first, count, store, (q, end), claimed, limits, found)
+        _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, q, limits, found[g])
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def _match_rows_threaded(
+    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, previous: tuple,
+    limits: tuple, found: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`_match_rows` on numba's threads, each manifold finding its previous points by
+    bisection."""
+    prev_a, prev_b = previous[:2]
+    for g in prange(offsets.shape[0] - 1):
+        p = points.pair_index[offsets[g]]
+        a = pairs[p, 0]
+        b = pairs[p, 1]
+        lo = 0
+        hi = prev_a.shape[0]
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if prev_a[mid] < a or (prev_a[mid] == a and prev_b[mid] < b):
+                lo = mid + 1
+            else:
+                hi = mid
+        _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, lo, limits, found[g])
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _match_run(
+    points: Points, run: tuple, prepared: Prepared, previous: tuple, q: int, limits: tuple,
+    found: np.ndarray,
+) -> None:  # fmt: skip
+    """One manifold's points ``run`` = ``(first, last)`` matched (see :func:`match_previous`)
+    with the previous points from row ``q`` on (the first not before its pair) of ``previous``
+    = ``(prev_a, prev_b, prev_key, prev_state, prev_store)``; ``limits`` = ``(match_distance,
+    match_cosine, warm_start)``; ``found (2,) int64`` scratch."""
+    prev_a, prev_b, prev_key, prev_state, store = previous
+    match_distance, match_cosine, warm_start = limits
+    first, last = run
+    key = points.key
+    a = prepared.body_a[first]
+    b = prepared.body_b[first]
+    end = q
+    while end < prev_a.shape[0] and prev_a[end] == a and prev_b[end] == b:
+        end += 1
+    count = last - first
+    if end == q:
+        return  # a new pair: nothing to match
+    if end - q == count and prev_key[q] == key[first] and (count == 1 or prev_key[q + 1] == key[first + 1]):
+        # The usual case: the same features in the same order.
+        found[0] = q
+        found[1] = q + 1
+    else:
+        # Same features first.
+        claimed = 0  # bit r - q: previous point r is taken (a pair has at most 2 points)
         for j in range(count):
-            r = found[j]
-            if r < 0:
-                continue
-            k = first + j
-            if warm_start:
-                normal_impulse[k] = store[0, r]
-                tangent_impulse[k] = store[1, r]
-            if separation[k] <= 0.0 and prev_state[r] != CONTACT_SPECULATIVE:
-                contact_state[k] = CONTACT_PERSISTING
-        first = last
+            found[j] = -1
+            for r in range(q, end):
+                if not (claimed >> (r - q)) & 1 and prev_key[r] == key[first + j]:
+                    claimed |= 1 << (r - q)
+                    found[j] = r
+                    break
+        vectors = (points.point_a, points.point_b, points.normal)
+        _match_renamed(vectors, first, count, store, (q, end), claimed, (match_distance, match_cosine), found)
+    for j in range(count):
+        r = found[j]
+        if r < 0:
+            continue
+        k = first + j
+        if warm_start:
+            prepared.normal_impulse[k] = store[0, r]
+            prepared.tangent_impulse[k] = store[1, r]
+        if points.separation[k] <= 0.0 and prev_state[r] != CONTACT_SPECULATIVE:
+            prepared.state[k] = CONTACT_PERSISTING
 
 
 @njit(cache=True)
 def prepare_points(
-    bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray, pairs: np.ndarray, points: Points, c: int,
-    state: Any, settings: Any, dt: float,
+    bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, state: Any,
+    settings: Any, dt: float, threads: int | None,
 ) -> Prepared:  # fmt: skip
-    """Every point prepared (:func:`prepare_manifolds`) and matched with last step's
-    (:func:`match_previous`)."""
-    prepared = prepare_manifolds(bodies, inv_mass, inv_inertia, pairs, points, c, dt)
-    match_previous(points, c, pairs, prepared, state, settings)
+    """Every point of the manifolds ``offsets`` (see :func:`run_offsets`) prepared
+    (:func:`prepare_manifolds`) and matched with last step's (:func:`match_previous`), on
+    ``threads`` (see there)."""
+    prepared = prepare_manifolds(bodies, masses, pairs, points, offsets, dt, threads)
+    match_previous(points, pairs, offsets, prepared, state, settings, threads)
     return prepared
 
 
@@ -308,18 +386,11 @@ class Manifolds(NamedTuple):
 
 @compiled_only()
 def group_manifolds(
-    pair_index: np.ndarray, prepared: Prepared, inv_mass: np.ndarray, inv_inertia: np.ndarray, c: int
+    offsets: np.ndarray, prepared: Prepared, inv_mass: np.ndarray, inv_inertia: np.ndarray
 ) -> Manifolds:
-    """The manifolds of the first ``c`` points (see :class:`Manifolds`), with the bodies' solver
-    masses ``inv_mass``, ``inv_inertia (n,)``."""
-    offsets_buffer = np.empty(c + 1, dtype=np.int64)
-    groups = 0
-    for k in range(c):
-        if k == 0 or pair_index[k] != pair_index[k - 1]:
-            offsets_buffer[groups] = k
-            groups += 1
-    offsets_buffer[groups] = c
-    offsets = offsets_buffer[: groups + 1]
+    """The manifolds ``offsets`` (see :func:`run_offsets`) with their blocks (see
+    :class:`Manifolds`), with the bodies' solver masses ``inv_mass``, ``inv_inertia (n,)``."""
+    groups = offsets.shape[0] - 1
     block = np.zeros((groups, 7))
     cross_a = prepared.cross_a
     cross_b = prepared.cross_b
