@@ -342,9 +342,11 @@ def final_relax_pass(
 
 @njit(cache=True, inline="always")
 def _warm_start_manifold(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, g: int
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, g: int, totals: tuple
 ) -> None:
-    """Apply manifold ``g``'s points' accumulated impulses to its bodies."""
+    """Apply manifold ``g``'s points' accumulated impulses to its bodies; with ``totals`` =
+    ``(total (c, 2), add)`` and ``add`` set, also add them to its points' rows of ``total``."""
+    total, add = totals
     a = link[g, 0]
     b = link[g, 1]
     nx = manifold[g, M_NX]
@@ -356,6 +358,9 @@ def _warm_start_manifold(
     for k in range(link[g, 2], link[g, 3]):
         ni = point[k, P_NI]
         ti = point[k, P_TI]
+        if add:
+            total[k, 0] += ni
+            total[k, 1] += ti
         px += ni * nx - ti * ny
         py += ni * ny + ti * nx
         la += ni * point[k, P_RNA] + ti * point[k, P_RTA]
@@ -377,21 +382,24 @@ def _warm_start_manifold(
 @compiled_only(**UNCOUNTED)
 def warm_start_pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
-    threads: int | None,
+    totals: tuple, threads: int | None,
 ) -> None:  # fmt: skip
     """Apply every point's accumulated impulses, manifold by manifold (packed rows), on
-    ``threads`` (None: one; see ``solve_pass``)."""
+    ``threads`` (None: one; see ``solve_pass``). ``totals`` = ``(total (c, 2), add)``: with
+    ``add`` (np.bool_) set, the impulses are also added to ``total``, the sum over the substeps
+    of each point's impulses at their end: this pass reads them anyway, where a loop of its own
+    read every point row again."""
     if threads is None:
         for g in range(link.shape[0]):
-            _warm_start_manifold(body, point, manifold, link, g)
+            _warm_start_manifold(body, point, manifold, link, g, totals)
     else:
-        _warm_start_threaded(body, point, manifold, link, starts, threads > 1)
+        _warm_start_threaded(body, point, manifold, link, starts, totals, threads > 1)
 
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _warm_start_threaded(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
-    split: bool,
+    totals: tuple, split: bool,
 ) -> None:  # fmt: skip
     """``warm_start_pass`` colour by colour (``starts``: see ``_pass``), with ``split`` a
     colour of at least PARALLEL_COLOUR manifolds split between numba's threads."""
@@ -399,7 +407,7 @@ def _warm_start_threaded(
     for c in range(last + 1):
         if split and c < last and starts[c + 1] - starts[c] >= PARALLEL_COLOUR:
             for g in prange(starts[c], starts[c + 1]):
-                _warm_start_manifold(body, point, manifold, link, g)
+                _warm_start_manifold(body, point, manifold, link, g, totals)
         else:
             for g in range(starts[c], starts[c + 1]):
-                _warm_start_manifold(body, point, manifold, link, g)
+                _warm_start_manifold(body, point, manifold, link, g, totals)

@@ -20,11 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import wrap_angles
+from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_packing, interleaved_order
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.passes import (
@@ -94,27 +95,23 @@ def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -
 
 
 @njit(cache=True, inline="always")
-def pack_points(points: Points, prepared: Prepared, reference_weight: float, perm: np.ndarray) -> np.ndarray:
-    """The point rows (P_* columns) of the prepared points, warm started, row ``q`` point
-    ``perm[q]``; ``reference_weight`` the share of the warm start the soft contact treats as
-    already carried."""
-    c = perm.shape[0]
-    point = np.empty((c, POINT_COLUMNS))
-    for q in range(c):
-        k = perm[q]
-        point[q, P_RNA] = prepared.cross_a[k, 0]
-        point[q, P_RNB] = prepared.cross_b[k, 0]
-        point[q, P_RTA] = prepared.cross_a[k, 1]
-        point[q, P_RTB] = prepared.cross_b[k, 1]
-        point[q, P_NMASS] = prepared.normal_mass[k]
-        point[q, P_TMASS] = prepared.tangent_mass[k]
-        point[q, P_MU] = prepared.friction[k]
-        point[q, P_SEP] = points.separation[k]
-        point[q, P_NI] = prepared.normal_impulse[k]
-        point[q, P_TI] = prepared.tangent_impulse[k]
-        point[q, P_MAXNI] = 0.0
-        point[q, P_REF] = prepared.normal_impulse[k] * reference_weight
-    return point
+def _point_row(
+    point: np.ndarray, q: int, points: Points, prepared: Prepared, weight: float, perm: np.ndarray
+) -> None:
+    """Packed point row ``q``: prepared point ``perm[q]``, warm started (see :func:`pack_rows`)."""
+    k = perm[q]
+    point[q, P_RNA] = prepared.cross_a[k, 0]
+    point[q, P_RNB] = prepared.cross_b[k, 0]
+    point[q, P_RTA] = prepared.cross_a[k, 1]
+    point[q, P_RTB] = prepared.cross_b[k, 1]
+    point[q, P_NMASS] = prepared.normal_mass[k]
+    point[q, P_TMASS] = prepared.tangent_mass[k]
+    point[q, P_MU] = prepared.friction[k]
+    point[q, P_SEP] = points.separation[k]
+    point[q, P_NI] = prepared.normal_impulse[k]
+    point[q, P_TI] = prepared.tangent_impulse[k]
+    point[q, P_MAXNI] = 0.0
+    point[q, P_REF] = prepared.normal_impulse[k] * weight
 
 
 @njit(cache=True, inline="always")
@@ -147,65 +144,105 @@ def colour_rows(
 
 
 @njit(cache=True, inline="always")
-def pack_manifolds(
-    points: Points,
-    prepared: Prepared,
-    manifolds: Manifolds,
-    inv_mass: np.ndarray,
-    inv_inertia: np.ndarray,
-    settings: Any,
-    h: float,
-    softness: np.ndarray,
-    packed: tuple,
-) -> np.ndarray:
-    """The manifold rows (M_* columns), row ``m`` manifold ``order[m]`` (``packed``: ``(order,
-    link, perm)``, see :func:`colour_rows`). Heavy on light: the spring acts on the pair's
-    effective mass, about the light body's, while the load is the heavy one's weight, so the
-    overlap it holds grows with the mass ratio. Past an onset, stiffer by a power of the
-    ratio, up to a cap of the substep rate (collision/tolerances.py CONTACT_MASS_RATIO_*): such
-    a manifold gets its own row of ``softness``."""
-    offsets = manifolds.offsets
-    groups = offsets.shape[0] - 1
-    inv_hs = 1.0 / h
-    hertz = min(settings.contact_hertz, 0.25 * inv_hs)
+def _manifold_row(
+    manifold: np.ndarray, g: int, points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple,
+    soft: tuple, packed: tuple,
+) -> None:  # fmt: skip
+    """Packed manifold row ``g`` (M_* columns): manifold ``order[g]`` (``packed``: ``(order,
+    link, perm)``, see :func:`colour_rows`), with the solver's ``masses`` = ``(inv_mass,
+    inv_inertia)``. Heavy on light: the spring acts on the pair's effective mass, about the
+    light body's, while the load is the heavy one's weight, so the overlap it holds grows with
+    the mass ratio. Past an onset, stiffer by a power of the ratio, up to a cap of the substep
+    rate (collision/tolerances.py CONTACT_MASS_RATIO_*): such a manifold gets its own row of
+    ``softness`` (``soft`` = ``(hertz, damping_ratio, h, 1 / h, softness)``)."""
+    inv_mass, inv_inertia = masses
+    hertz, damping_ratio, h, inv_hs, softness = soft
+    order, link, perm = packed
     cross_a = prepared.cross_a
     cross_b = prepared.cross_b
-    normal, block = points.normal, manifolds.block
-    order, link, perm = packed
-    manifold = np.empty((groups, MANIFOLD_COLUMNS))
-    for g in range(groups):
-        # The second point is the first for one-point manifolds, whose rows then go unused.
-        a, b, q0, q1 = manifold_link(link, g)
-        first = perm[q0]
-        k1 = perm[q1]
-        manifold[g, M_NX] = normal[first, 0]
-        manifold[g, M_NY] = normal[first, 1]
-        for j in range(7):
-            manifold[g, M_K11 + j] = block[order[g], j]
-        iia = inv_inertia[a]
-        iib = inv_inertia[b]
-        rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]
-        rna1, rta1, rnb1, rtb1 = cross_a[k1, 0], cross_a[k1, 1], cross_b[k1, 0], cross_b[k1, 1]
-        manifold[g, M_T01] = inv_mass[a] + inv_mass[b] + iia * rta0 * rta1 + iib * rtb0 * rtb1
-        manifold[g, M_NT00] = iia * rna0 * rta0 + iib * rnb0 * rtb0
-        manifold[g, M_NT01] = iia * rna0 * rta1 + iib * rnb0 * rtb1
-        manifold[g, M_NT10] = iia * rna1 * rta0 + iib * rnb1 * rtb0
-        manifold[g, M_NT11] = iia * rna1 * rta1 + iib * rnb1 * rtb1
-        if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
-            manifold[g, M_ROW] = 1.0
-            continue
-        ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
-        if ratio > CONTACT_MASS_RATIO_ONSET:
-            manifold[g, M_ROW] = 2.0 + g
-            scale = (ratio / CONTACT_MASS_RATIO_ONSET) ** CONTACT_MASS_RATIO_EXPONENT
-            hg = max(hertz, min(hertz * scale, CONTACT_MASS_RATIO_HERTZ_CAP * inv_hs))
-            bias, mass_scale, impulse_scale = soft_coefficients(hg, settings.damping_ratio, h)
-            softness[2 + g, 0] = bias
-            softness[2 + g, 1] = mass_scale
-            softness[2 + g, 2] = impulse_scale
-        else:
-            manifold[g, M_ROW] = 0.0
-    return manifold
+    # The second point is the first for one-point manifolds, whose rows then go unused.
+    a, b, q0, q1 = manifold_link(link, g)
+    first = perm[q0]
+    k1 = perm[q1]
+    manifold[g, M_NX] = points.normal[first, 0]
+    manifold[g, M_NY] = points.normal[first, 1]
+    for j in range(7):
+        manifold[g, M_K11 + j] = manifolds.block[order[g], j]
+    iia = inv_inertia[a]
+    iib = inv_inertia[b]
+    rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]
+    rna1, rta1, rnb1, rtb1 = cross_a[k1, 0], cross_a[k1, 1], cross_b[k1, 0], cross_b[k1, 1]
+    manifold[g, M_T01] = inv_mass[a] + inv_mass[b] + iia * rta0 * rta1 + iib * rtb0 * rtb1
+    manifold[g, M_NT00] = iia * rna0 * rta0 + iib * rnb0 * rtb0
+    manifold[g, M_NT01] = iia * rna0 * rta1 + iib * rnb0 * rtb1
+    manifold[g, M_NT10] = iia * rna1 * rta0 + iib * rnb1 * rtb0
+    manifold[g, M_NT11] = iia * rna1 * rta1 + iib * rnb1 * rtb1
+    if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
+        manifold[g, M_ROW] = 1.0
+        return
+    ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
+    if ratio > CONTACT_MASS_RATIO_ONSET:
+        manifold[g, M_ROW] = 2.0 + g
+        scale = (ratio / CONTACT_MASS_RATIO_ONSET) ** CONTACT_MASS_RATIO_EXPONENT
+        hg = max(hertz, min(hertz * scale, CONTACT_MASS_RATIO_HERTZ_CAP * inv_hs))
+        bias, mass_scale, impulse_scale = soft_coefficients(hg, damping_ratio, h)
+        softness[2 + g, 0] = bias
+        softness[2 + g, 1] = mass_scale
+        softness[2 + g, 2] = impulse_scale
+    else:
+        manifold[g, M_ROW] = 0.0
+
+
+@njit(cache=True, inline="always")
+def _pack_serial(
+    point: np.ndarray, manifold: np.ndarray, rows: tuple, masses: tuple, soft: tuple, packed: tuple
+) -> None:
+    """:func:`pack_rows`' loops on one thread."""
+    points, prepared, manifolds, weight = rows
+    for q in range(point.shape[0]):
+        _point_row(point, q, points, prepared, weight, packed[2])
+    for g in range(manifold.shape[0]):
+        _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
+
+
+@compiled_only(parallel=True)
+def _pack_threaded(
+    point: np.ndarray, manifold: np.ndarray, points: Points, prepared: Prepared, manifolds: Manifolds,
+    weight: float, masses: tuple, soft: tuple, packed: tuple,
+) -> None:  # fmt: skip
+    """:func:`pack_rows`' loops on numba's threads (each row written by one iteration)."""
+    perm = packed[2]
+    for q in prange(point.shape[0]):
+        _point_row(point, q, points, prepared, weight, perm)
+    for g in prange(manifold.shape[0]):
+        _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
+
+
+@njit(cache=True, inline="always")
+def pack_rows(
+    points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple, settings: Any, h: float,
+    softness: np.ndarray, packed: tuple, threads: int | None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """The point rows (P_* columns; row ``q`` prepared point ``perm[q]``, warm started, the soft
+    contact treating ``settings.load_memory`` of the warm start as already carried) and the
+    manifold rows (M_* columns, see :func:`_manifold_row`) of the substep ``h`` (s), ``packed``
+    = ``(order, link, perm)`` (see :func:`colour_rows`); on numba's threads when ``threads`` is
+    2 or more (None: a small world's step)."""
+    point = np.empty((packed[2].shape[0], POINT_COLUMNS))
+    manifold = np.empty((manifolds.offsets.shape[0] - 1, MANIFOLD_COLUMNS))
+    inv_hs = 1.0 / h
+    hertz = min(settings.contact_hertz, 0.25 * inv_hs)
+    soft = (hertz, settings.damping_ratio, h, inv_hs, softness)
+    rows = (points, prepared, manifolds, settings.load_memory)
+    if threads is None:
+        _pack_serial(point, manifold, rows, masses, soft, packed)
+    elif threads < 2:
+        _pack_serial(point, manifold, rows, masses, soft, packed)
+    else:
+        _pack_threaded(
+            point, manifold, points, prepared, manifolds, settings.load_memory, masses, soft, packed
+        )
+    return point, manifold
 
 
 @njit(cache=True, inline="always")
@@ -218,13 +255,13 @@ def run_substeps(
     point: np.ndarray,
     softness: np.ndarray,
     threads: int | None,
-) -> tuple[np.ndarray, np.ndarray]:
+) -> np.ndarray:
     """The substep loop over the packed ``rows`` (body, manifold, link, runs) on ``threads``
     (None: one; see ``solve_pass``): per substep one
     substep of gravity, warm start, ``velocity_iterations`` solve passes, positions <-
     velocities (semi-implicit Euler, moving bodies only), ``relax_iterations`` relax passes (the
     last substep ``final_relax_iterations`` more). Returns the impulses summed over the
-    substeps, ``(total_normal (c,), total_tangent (c,))``."""
+    substeps, ``total (c, 2)`` (normal, tangent; N s)."""
     body, manifold, link, runs = rows
     n = body.shape[0]
     c = point.shape[0]
@@ -233,8 +270,7 @@ def run_substeps(
     inv_hs = 1.0 / h
     gravity_x = context.gravity_x
     gravity_y = context.gravity_y
-    total_normal = np.zeros(c)
-    total_tangent = np.zeros(c)
+    total = np.zeros((c, 2))
     impact_speed = impact_threshold(context, settings)
     position = bodies.position
     angle = bodies.angle
@@ -245,7 +281,8 @@ def run_substeps(
                 body[i, B_VX] += gravity_x * h
                 body[i, B_VY] += gravity_y * h
         t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
-        warm_start_pass(body, point, manifold, link, runs[0], threads)
+        # Each warm start but the first also adds the impulses the last substep ended with.
+        warm_start_pass(body, point, manifold, link, runs[0], (total, np.bool_(sub > 0)), threads)
         t = profiling.lap(context.ticks, profiling.WARM_START, t)
         for _ in range(settings.velocity_iterations):
             solve_pass(body, point, manifold, link, runs, softness, inv_hs, settings.max_push_speed, threads)
@@ -269,11 +306,13 @@ def run_substeps(
         else:
             for _ in range(settings.relax_iterations + settings.final_relax_iterations):
                 final_relax_pass(body, point, manifold, link, runs, softness, inv_hs, impact_speed, threads)
-        for k in range(c):
-            total_normal[k] += point[k, P_NI]
-            total_tangent[k] += point[k, P_TI]
         t = profiling.lap(context.ticks, profiling.RELAX, t)
-    return total_normal, total_tangent
+    # The last substep's impulses (the warm starts added the others').
+    for k in range(c):
+        total[k, 0] += point[k, P_NI]
+        total[k, 1] += point[k, P_TI]
+    profiling.lap(context.ticks, profiling.RELAX, t)
+    return total
 
 
 @njit(cache=True)
@@ -316,12 +355,19 @@ def soft_step(
     softness = softness_table(manifolds.offsets.shape[0] - 1, settings, h)
     body = pack_bodies(bodies, inv_mass, inv_inertia)
     order, runs, link, perm = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads)
-    point = pack_points(points, prepared, settings.load_memory, perm)
-    manifold = pack_manifolds(
-        points, prepared, manifolds, inv_mass, inv_inertia, settings, h, softness, (order, link, perm)
+    point, manifold = pack_rows(
+        points,
+        prepared,
+        manifolds,
+        (inv_mass, inv_inertia),
+        settings,
+        h,
+        softness,
+        (order, link, perm),
+        threads,
     )
     profiling.lap(context.ticks, profiling.PREPARE, start)
-    packed_normal, packed_tangent = run_substeps(
+    packed_total = run_substeps(
         bodies, context, settings, moving, (body, manifold, link, runs), point, softness, threads
     )
     start = profiling.start_clock(context.ticks)
@@ -337,8 +383,8 @@ def soft_step(
         prepared.normal_impulse[k] = point[q, P_NI]
         prepared.tangent_impulse[k] = point[q, P_TI]
         max_normal_impulse[k] = point[q, P_MAXNI]
-        total_normal[k] = packed_normal[q]
-        total_tangent[k] = packed_tangent[q]
+        total_normal[k] = packed_total[q, 0]
+        total_tangent[k] = packed_total[q, 1]
     wrap_angles(bodies.angle)
     profiling.lap(context.ticks, profiling.STORE, start)
     return total_normal, total_tangent, max_normal_impulse

@@ -31,7 +31,7 @@ def softness_table(groups: int, settings: Any, h: float) -> np.ndarray:
     """``(2 + groups, 3)`` soft contact coefficients (see passes.solve_pass): rows 0 (between moving
     bodies) and 1 (against a body that does not move: Box2D v3.1 makes those twice as stiff,
     they carry whole stacks and cannot be shared out by the other body's motion) filled here,
-    the rest by :func:`soft_step.pack_manifolds` where a pair's mass ratio asks for it."""
+    the rest by :func:`soft_step.pack_rows` where a pair's mass ratio asks for it."""
     inv_hs = 1.0 / h
     softness = np.empty((2 + groups, 3))
     hertz = min(settings.contact_hertz, 0.25 * inv_hs)
