@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
+from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.solvers.iterative.colours import COLOURS, colour_manifolds
 from collision.solvers.iterative.narrowphase import PARALLEL_PAIRS
 from collision.solvers.iterative.passes import PARALLEL_COLOUR
+from collision.solvers.iterative.warm_start import prepare_points
 from collision.threads import fast_layer
+from tests.collision.kernel_records import bodies_of, iterative_settings, points_of, previous_points
 
 ROOT = Path(__file__).resolve().parents[2]
 DT = 1.0 / 60.0
@@ -165,3 +168,51 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     one, two = out.stdout.strip().splitlines()
     assert one == "['_pass']"
     assert two == "['_pass_threaded']"
+
+
+@pytest.mark.parametrize("threads", [None, 1, 2])
+def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads: int | None) -> None:
+    """Points of 300 random pairs (one or two each, distinct keys) matched with a previous step
+    that had some of the pairs, others with other keys, and pairs gone since: every point starts
+    from the impulse of last step's point of its pair with its key (by brute force), else 0 and
+    new; one thread walks the previous points in order, several find each pair's by bisection."""
+    rng = np.random.default_rng(11)
+    n = 120
+    candidates = sorted({tuple(sorted(rng.choice(n, 2, replace=False).tolist())) for _ in range(600)})
+    pairs = np.array(candidates[:300], dtype=np.int64)
+    pair_index, keys = [], []
+    for p in range(pairs.shape[0]):
+        for key in rng.choice(8, int(rng.integers(1, 3)), replace=False):
+            pair_index.append(p)
+            keys.append(int(key))
+    c = len(keys)
+    # Last step: most of these pairs (keys drawn again, so some match and some do not) and the
+    # pairs after them in the candidate list, which have no points now.
+    previous = []
+    for a, b in candidates:
+        if rng.random() < 0.7:
+            for key in rng.choice(8, int(rng.integers(1, 3)), replace=False):
+                previous.append((a, b, int(key), float(rng.uniform(0.1, 5.0))))
+    prev_a, prev_b, prev_key, impulse = (np.array(column) for column in zip(*previous, strict=True))
+    store = np.zeros((6, len(previous)))
+    store[0] = impulse
+    store[2:4] = 1e3  # far from every point now: only keys match
+    store[5] = 1.0
+    normal = np.tile([0.0, 1.0], (c, 1))
+    where = rng.uniform(-1.0, 1.0, (c, 2))
+    points = points_of(pair_index, keys, where, where, normal, np.full(c, -0.01))
+    bodies = bodies_of(n, position=rng.uniform(-5.0, 5.0, (n, 2)), friction=0.5)
+    state = previous_points(n, prev_a, prev_b, prev_key, np.ones(len(previous)), store)
+    offsets = np.flatnonzero(np.r_[True, np.diff(pair_index) != 0, True]).astype(np.int64)
+    masses = (np.ones(n), np.ones(n))
+    settings = iterative_settings(match_distance=0.05, match_cosine=0.9)
+    prepared = prepare_points(bodies, masses, pairs, points, offsets, state, settings, DT, threads)
+    expected = np.zeros(c)
+    for k in range(c):
+        a, b = pairs[pair_index[k]]
+        for r in range(len(previous)):
+            if (prev_a[r], prev_b[r], prev_key[r]) == (a, b, keys[k]):
+                expected[k] = impulse[r]
+    assert 0 < np.count_nonzero(expected) < c
+    np.testing.assert_array_equal(prepared.normal_impulse, expected)
+    np.testing.assert_array_equal(prepared.state == STATE_PERSISTING, expected > 0.0)

@@ -131,7 +131,9 @@ def _prepare_rows_threaded(
         _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, prepared)
 
 
-@compiled_only(forceinline=True, **UNCOUNTED)
+# Inlined by numba: a small world compiles only the one-thread loop, so it is typed once, where
+# a kernel of its own would be linked and optimised again into each loop (cold start).
+@njit(cache=True, inline="always")
 def _prepare_run(
     rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, run: tuple, dt: float,
     prepared: Prepared,
@@ -312,6 +314,8 @@ def _match_rows_threaded(
         _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, lo, limits, found[g])
 
 
+# Inlined by LLVM (forceinline), not by numba like _prepare_run: numba 0.68 inlining this step
+# (its early return) into the threaded loop's body lost its writes, and no point matched.
 @compiled_only(forceinline=True, **UNCOUNTED)
 def _match_run(
     points: Points, run: tuple, prepared: Prepared, previous: tuple, q: int, limits: tuple,
