@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
+from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.solvers.iterative.colours import COLOURS, colour_manifolds
 from collision.solvers.iterative.narrowphase import PARALLEL_PAIRS
@@ -215,4 +216,11 @@ def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads
                 expected[k] = impulse[r]
     assert 0 < np.count_nonzero(expected) < c
     np.testing.assert_array_equal(prepared.normal_impulse, expected)
-    np.testing.assert_array_equal(prepared.state == STATE_PERSISTING, expected > 0.0)
+    np.testing.assert_array_equal(prepared.state, np.where(expected > 0.0, STATE_PERSISTING, STATE_NEW))
+    # Each point's arms and masses are its own pair's (unit masses and inertias).
+    a, b = pairs[pair_index].T
+    arm = where - bodies.position[a]
+    arm_x_normal = arm[:, 0] * normal[:, 1] - arm[:, 1] * normal[:, 0]
+    np.testing.assert_allclose(prepared.cross_a[:, 0], arm_x_normal, atol=1e-12)
+    np.testing.assert_array_equal(prepared.body_a, a)
+    np.testing.assert_array_equal(prepared.body_b, b)
