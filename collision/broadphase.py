@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import njit, prange
 
-from collision.geometry import UNCOUNTED, resort, stable_argsort
+from collision.geometry import UNCOUNTED, stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -148,27 +148,16 @@ def _counting_sort(pairs: np.ndarray, m: int, column: int, n: int, out: np.ndarr
 
 
 @njit(cache=True, inline="always")
-def _sorted_boxes(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, hint: tuple) -> tuple:
+def _sorted_boxes(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> tuple:
     """The boxes ``lo``, ``hi (n, 2)`` sorted along the sweep axis (:func:`sweep_axis`):
     ``(order, lo_a, hi_a, lo_b, hi_b, skip_sorted)``, box ``ii`` of the sweep being body
     ``order[ii]``, its bounds on the sweep axis (a) and the other (b) and its ``skip`` flag,
     each in an array of its own: the sweep's inner loop then reads memory in order instead of
-    through ``order``. ``hint`` = ``(order (n,) int64, axis (1,) int64)``: the last sort's, kept
-    by the caller (see :func:`sweep_pairs`); mended (:func:`resort`) when the axis is the same,
-    and updated."""
+    through ``order``."""
     n = lo.shape[0]
     a = sweep_axis(lo, hi)
     b = 1 - a
-    keys = lo[:, a].copy()
-    last_order, last_axis = hint
-    if last_order.shape[0] == n and last_axis[0] == a and resort(keys, last_order):
-        order = last_order
-    else:
-        order = stable_argsort(keys)
-        if last_order.shape[0] == n:
-            for ii in range(n):
-                last_order[ii] = order[ii]
-            last_axis[0] = a
+    order = stable_argsort(lo[:, a].copy())
     lo_a = np.empty(n)
     hi_a = np.empty(n)
     lo_b = np.empty(n)
@@ -206,15 +195,6 @@ def _sorted_pairs(pairs: np.ndarray, m: int, n: int) -> np.ndarray:
 
 @njit(cache=True)
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
-    """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``: see
-    :func:`sweep_pairs` (here with no last order to start from)."""
-    return sweep_pairs(lo, hi, skip, crowd, (np.empty(0, dtype=np.int64), np.full(1, -1, dtype=np.int64)))
-
-
-@njit(cache=True)
-def sweep_pairs(
-    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray, hint: tuple
-) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
 
     ``lo``, ``hi``: ``(n, 2)`` box corners; ``skip (n,) bool`` marks bodies that never need a
@@ -226,16 +206,10 @@ def sweep_pairs(
     At most ``MAX_PAIRS_PER_BODY * n`` pairs: a crowd (bodies heaped on one spot) would
     otherwise make n^2 / 2 of them. Past that budget the sweep stops (the pairs it had not
     reached yet are not tested this step) and ``crowd[0]`` (an ``(1,) int64`` flag) is set.
-
-    ``hint`` = ``(order (n,) int64, axis (1,) int64)``, kept by a caller that sweeps the same
-    bodies again and again: the order of the last sweep (along ``axis``; -1 none yet), which
-    boxes that barely moved keep nearly sorted, mended in about n steps instead of sorted
-    again; updated. The pairs are the same whatever it holds; arrays of another length than
-    n are ignored.
     """
     n = lo.shape[0]
     budget = MAX_PAIRS_PER_BODY * n
-    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip, hint)
+    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
@@ -279,13 +253,13 @@ def sweep_pairs(
 
 @compiled_only(parallel=True)
 def candidate_pairs_threaded(
-    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray, hint: tuple
+    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray
 ) -> np.ndarray:
-    """:func:`sweep_pairs` with the sweep on numba's threads: each box's pairs counted, then
+    """:func:`candidate_pairs` with the sweep on numba's threads: each box's pairs counted, then
     written at their offsets, in parallel; the same pairs. Past the pair budget, the
     one-thread sweep (which stops where the budget is reached and sets ``crowd[0]``)."""
     n = lo.shape[0]
-    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip, hint)
+    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
     counts = np.zeros(n + 1, dtype=np.int64)
     for ii in prange(n):
         k = 0
@@ -299,7 +273,7 @@ def candidate_pairs_threaded(
         counts[ii + 1] += counts[ii]
     m = int(counts[n])
     if m > MAX_PAIRS_PER_BODY * n:
-        return sweep_pairs(lo, hi, skip, crowd, hint)
+        return candidate_pairs(lo, hi, skip, crowd)
     pairs = np.empty((m, 2), dtype=np.int64)
     for ii in prange(n):
         q = counts[ii]

@@ -171,38 +171,6 @@ def smallest_feature(points: np.ndarray) -> tuple[float, int]:
     return size, edge
 
 
-#: Moves per key past which :func:`resort` gives up: the order changed too much to mend.
-RESORT_MOVES = 8
-
-
-@njit(cache=True)
-def resort(keys: np.ndarray, order: np.ndarray) -> bool:
-    """Sort ``order (n,) int64``, a permutation of the indices of ``keys (n,) float64`` (no NaN),
-    in place into the order :func:`stable_argsort` gives (ascending keys, equal keys by index),
-    by insertion from the order it is in: O(n) plus one move per place an index travels, so
-    last step's order of keys that barely moved is mended in about n steps. Past RESORT_MOVES
-    moves per key it stops and returns False (``order`` is still a permutation, not sorted);
-    else True."""
-    n = order.shape[0]
-    budget = RESORT_MOVES * n
-    for i in range(1, n):
-        moved = order[i]
-        key = keys[moved]
-        j = i
-        while j > 0:
-            before = order[j - 1]
-            if keys[before] > key or (keys[before] == key and before > moved):
-                order[j] = before
-                j -= 1
-            else:
-                break
-        order[j] = moved
-        budget -= i - j
-        if budget < 0:
-            return False
-    return True
-
-
 #: Runs of this many keys are sorted by insertion before the merge passes.
 _SORT_RUN = 16
 

@@ -3,10 +3,8 @@
 import math
 
 import numpy as np
-import pytest
 
-from collision.broadphase import candidate_pairs, sweep_pairs, swept_bounds, transform_vertices
-from collision.geometry import resort, stable_argsort
+from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -121,38 +119,3 @@ def test_candidate_pairs_match_brute_force_among_hostile_boxes() -> None:
     lo = np.full((50, 2), 3.0)
     got = [tuple(p) for p in candidate_pairs(lo, lo.copy(), np.zeros(50, dtype=np.bool_), _flag()).tolist()]
     assert got == [(i, j) for i in range(50) for j in range(i + 1, 50)]
-
-
-def test_resort_mends_a_near_order_and_gives_up_on_a_shuffled_one() -> None:
-    """From last step's order of keys that moved a little, :func:`resort` gives exactly
-    stable_argsort's order (ties by index, repeated keys included); from a shuffled order it
-    stops at its budget and leaves a permutation."""
-    rng = np.random.default_rng(5)
-    keys = np.round(rng.uniform(0.0, 50.0, 3000), 1)  # many equal keys
-    order = stable_argsort(keys)
-    for _ in range(20):
-        keys = keys + np.round(rng.normal(0.0, 0.2, keys.shape[0]), 1)
-        assert resort(keys, order)
-        np.testing.assert_array_equal(order, stable_argsort(keys))
-    shuffled = rng.permutation(keys.shape[0])
-    assert not resort(keys, shuffled)
-    assert sorted(shuffled.tolist()) == list(range(keys.shape[0]))
-
-
-@pytest.mark.parametrize("start", ["none", "stale", "other axis"])
-def test_sweep_pairs_are_the_same_whatever_order_it_starts_from(start: str) -> None:
-    """The pairs of a sweep started from the last order kept for it (fresh, one from boxes since
-    moved far, or one along the other axis) are candidate_pairs', and the order kept after it is
-    the boxes' sorted order along the axis swept."""
-    rng = np.random.default_rng(8)
-    n = 400
-    lo = rng.uniform(0.0, 40.0, (n, 2)) * [4.0, 1.0]
-    hi = lo + rng.uniform(0.1, 1.5, (n, 2))
-    skip = rng.random(n) < 0.2
-    order = rng.permutation(n) if start == "stale" else np.arange(n)
-    axis = np.array([{"none": -1, "stale": 0, "other axis": 1}[start]])
-    pairs = sweep_pairs(lo, hi, skip, _flag(), (order, axis))
-    np.testing.assert_array_equal(pairs, candidate_pairs(lo, hi, skip, _flag()))
-    assert [tuple(p) for p in pairs.tolist()] == _brute_pairs(lo, hi, skip)
-    assert axis[0] == 0
-    np.testing.assert_array_equal(order, stable_argsort(lo[:, 0].copy()))

@@ -58,7 +58,6 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
     fat_skip = np.zeros(n, dtype=np.bool_)
     fat_valid = np.zeros(1, dtype=np.bool_)
     fat_pairs = np.zeros((0, 2), dtype=np.int64)
-    hint = _hint(n)  # kept from rebuild to rebuild, as the solver keeps it
     rebuilds = 0
     for step in range(200):
         # Mostly tiny moves (the cache holds), now and then a jump or a skip flag change.
@@ -82,7 +81,6 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
             fat_skip,
             fat_valid,
             fat_pairs,
-            hint,
             (0.1, lead),
             np.zeros(1, dtype=np.int64),
             threads,
@@ -91,11 +89,6 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
         assert pairs.dtype == np.int64 and pairs.shape[1] == 2
         assert [tuple(p) for p in pairs.tolist()] == brute_force_pairs(lo, hi, skip)
     assert 1 < rebuilds < 200  # the cache was both used and rebuilt
-
-
-def _hint(n: int) -> tuple:
-    """No last sweep order yet, for ``n`` bodies (see broadphase.sweep_pairs)."""
-    return np.arange(n, dtype=np.int64), np.full(1, -1, dtype=np.int64)
 
 
 def _cache(n: int) -> tuple:
@@ -120,7 +113,6 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many(threads
     half = rng.uniform(0.1, 1.0, size=(n, 2))
     skip = rng.random(n) < 0.3
     fat_lo, fat_hi, fat_skip, fat_valid, fat_pairs = _cache(n)
-    hint = _hint(n)
     seen = {"kept": 0, "refit": 0, "rebuilt": 0}
     for step in range(300):
         kind = step % 3
@@ -140,7 +132,6 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many(threads
             fat_skip,
             fat_valid,
             fat_pairs,
-            hint,
             (0.05, np.zeros((n, 2))),
             np.zeros(1, dtype=np.int64),
             threads,
@@ -182,8 +173,7 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     grow = (1.0 / 16.0, np.zeros((n, 2)))
 
     def step(fat_pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        crowd = np.zeros(1, dtype=np.int64)
-        return cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, _hint(n), grow, crowd, None)
+        return cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, np.zeros(1, dtype=np.int64), None)
 
     _, fat_pairs = step(cache[4])
     refits = 0
@@ -215,11 +205,11 @@ def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so(threads: int | Non
     crowd = np.zeros(1, dtype=np.int64)
     lo, hi = centre - half, centre + half
     grow = (0.05, np.zeros((n, 2)))
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], _hint(n), grow, crowd, threads)
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], grow, crowd, threads)
     assert len(pairs) == 72 * 71 // 2 < MAX_PAIRS_PER_BODY * n and crowd[0] == 0
     centre[72:76] = 0.0
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, _hint(n), grow, crowd, threads)
+    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, crowd, threads)
     assert crowd[0] == 1
     assert len(fat_pairs) == MAX_PAIRS_PER_BODY * n
     truth = set(brute_force_pairs(lo, hi, skip))

@@ -249,9 +249,7 @@ class IterativeState(NamedTuple):
     2)``, ``fat_skip (n,) bool``, ``fat_valid (1,) bool``, ``fat_pairs (f, 2) int64``. Last
     step's contact points, in (row_a, row_b) order: ``prev_a``, ``prev_b``, ``prev_key (p,)
     int64`` (rows and feature key), ``prev_state (p,) int8``, ``prev_store (6, p)`` (normal and
-    tangent impulse, middle of the point x, y, normal x, y). The order of the broadphase cache's
-    last sweep, which its next rebuild starts from: ``fat_order (n,) int64``, ``fat_axis (1,)
-    int64`` (-1: none yet)."""
+    tangent impulse, middle of the point x, y, normal x, y)."""
 
     sleep_time: np.ndarray
     was_sleeping: np.ndarray
@@ -266,8 +264,6 @@ class IterativeState(NamedTuple):
     prev_key: np.ndarray
     prev_state: np.ndarray
     prev_store: np.ndarray
-    fat_order: np.ndarray
-    fat_axis: np.ndarray
 
 
 def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
@@ -299,8 +295,6 @@ def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
         np.zeros(1, dtype=np.bool_),
         np.zeros((0, 2), dtype=np.int64),
         *prev,
-        np.arange(n, dtype=np.int64),
-        np.full(1, -1, dtype=np.int64),
     )
 
 
@@ -588,7 +582,6 @@ class IterativeSolver:
         # The warm-start store keeps the arrays (the step only reads them); the contacts get
         # read-only views of them.
         self._state = IterativeState(
-            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS],
-            state.fat_order, state.fat_axis,
-        )  # fmt: skip
+            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS]
+        )
         return Contacts.packed(index, vectors, values[STORE_ROWS:], contact_state)

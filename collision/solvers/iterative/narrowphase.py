@@ -21,10 +21,10 @@ from numba import njit, prange
 from collision.bodies import Bodies
 from collision.broadphase import (
     REFIT_SHARE,
+    candidate_pairs,
     candidate_pairs_threaded,
     grown_box,
     refit_pairs,
-    sweep_pairs,
     swept_bounds,
     transform_vertices,
     transform_vertices_threaded,
@@ -51,7 +51,6 @@ def cached_pairs(
     fat_skip: np.ndarray,
     fat_valid: np.ndarray,
     fat_pairs: np.ndarray,
-    hint: tuple,
     grow: tuple,
     crowd: np.ndarray,
     threads: int | None,
@@ -62,8 +61,7 @@ def cached_pairs(
     ``(margin, lead)``: ``margin`` (units) on every side, and each body's ``lead (n, 2)`` (its
     travel over the next steps, units) on the side it moves toward (see :func:`grown_box`)
     (``fat_lo``, ``fat_hi (n, 2)``, with ``fat_skip (n,)``; ``fat_valid (1,) bool``) and
-    the pairs of those boxes (``fat_pairs``, a superset); ``hint`` the order of the last
-    rebuild's sweep (see ``sweep_pairs``). While every box stays inside its
+    the pairs of those boxes (``fat_pairs``, a superset). While every box stays inside its
     fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
     (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
     left their fat boxes or changed flags, only theirs are grown again and their pairs found
@@ -98,11 +96,11 @@ def cached_pairs(
             grown_box(lo, hi, grow, fat_lo, fat_hi, i)
             fat_skip[i] = skip[i]
         if threads is None:
-            fat_pairs = sweep_pairs(fat_lo, fat_hi, skip, crowd, hint)
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
         elif threads < 2:
-            fat_pairs = sweep_pairs(fat_lo, fat_hi, skip, crowd, hint)
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
         else:
-            fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd, hint)
+            fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
     m = 0
@@ -182,7 +180,6 @@ def broadphase(
         state.fat_skip,
         state.fat_valid,
         fat_pairs,
-        (state.fat_order, state.fat_axis),
         (settings.broadphase_margin, lead),
         context.crowd,
         threads,
