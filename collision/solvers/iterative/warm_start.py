@@ -6,10 +6,11 @@
    nearest unclaimed one of the same pair within ``match_distance`` and with a normal within
    ``match_cosine`` (cosine of the angle) of its own (:func:`match_previous`), which gives its
    warm-start impulses and its state (new, persisting, speculative);
-2. :func:`group_manifolds`: runs of points of one pair, and the 2 x 2 normal mass of two-point
-   manifolds for the block solver.
+2. :func:`group_manifolds`: the 2 x 2 normal mass of two-point manifolds for the block solver.
 
-The point lists of both steps are in (body_a, body_b) order, so matching is one merge walk.
+Both take the manifolds as runs of one pair's points (:func:`run_offsets`). The point lists of
+both steps are in (body_a, body_b) order, so matching is one merge walk on one thread; on
+several, each manifold finds its pair's previous points by bisection.
 """
 
 from __future__ import annotations
@@ -248,9 +249,8 @@ def _match_renamed(
 
 @compiled_only()
 def match_previous(
-    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, state: Any, settings: Any,
-    threads: int | None,
-) -> None:  # fmt: skip
+    points: Points, offsets: np.ndarray, prepared: Prepared, state: Any, settings: Any, threads: int | None
+) -> None:
     """Warm start: each manifold's points (``offsets``, see :func:`run_offsets`) matched with
     last step's points of the same pair (``state``'s ``prev_*`` rows, in (body_a, body_b)
     order; ``prev_store (6, p)``: normal and tangent impulse, middle x, y, normal x, y) by
@@ -265,27 +265,25 @@ def match_previous(
     limits = (settings.match_distance, settings.match_cosine, settings.warm_start)
     found = np.empty((offsets.shape[0], 2), dtype=np.int64)
     if threads is None:
-        _match_rows(points, pairs, offsets, prepared, previous, limits, found)
+        _match_rows(points, offsets, prepared, previous, limits, found)
     elif threads < 2:
-        _match_rows(points, pairs, offsets, prepared, previous, limits, found)
+        _match_rows(points, offsets, prepared, previous, limits, found)
     else:
-        _match_rows_threaded(points, pairs, offsets, prepared, previous, limits, found)
+        _match_rows_threaded(points, offsets, prepared, previous, limits, found)
 
 
 @compiled_only(**UNCOUNTED)
 def _match_rows(
-    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, previous: tuple,
-    limits: tuple, found: np.ndarray,
-) -> None:  # fmt: skip
+    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple, found: np.ndarray
+) -> None:
     """:func:`match_previous`' loop: both steps' points are in pair order, so one merge walk
     finds each manifold's previous points. ``found (g + 1, 2) int64`` is scratch."""
     prev_a, prev_b = previous[:2]
     prev_count = prev_a.shape[0]
     q = 0
     for g in range(offsets.shape[0] - 1):
-        p = points.pair_index[offsets[g]]
-        a = pairs[p, 0]
-        b = pairs[p, 1]
+        a = prepared.body_a[offsets[g]]
+        b = prepared.body_b[offsets[g]]
         while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
             q += 1
         _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, q, limits, found[g])
@@ -293,16 +291,14 @@ def _match_rows(
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _match_rows_threaded(
-    points: Points, pairs: np.ndarray, offsets: np.ndarray, prepared: Prepared, previous: tuple,
-    limits: tuple, found: np.ndarray,
-) -> None:  # fmt: skip
+    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple, found: np.ndarray
+) -> None:
     """:func:`_match_rows` on numba's threads, each manifold finding its previous points by
     bisection."""
     prev_a, prev_b = previous[:2]
     for g in prange(offsets.shape[0] - 1):
-        p = points.pair_index[offsets[g]]
-        a = pairs[p, 0]
-        b = pairs[p, 1]
+        a = prepared.body_a[offsets[g]]
+        b = prepared.body_b[offsets[g]]
         lo = 0
         hi = prev_a.shape[0]
         while lo < hi:
@@ -374,7 +370,7 @@ def prepare_points(
     (:func:`prepare_manifolds`) and matched with last step's (:func:`match_previous`), on
     ``threads`` (see there)."""
     prepared = prepare_manifolds(bodies, masses, pairs, points, offsets, dt, threads)
-    match_previous(points, pairs, offsets, prepared, state, settings, threads)
+    match_previous(points, offsets, prepared, state, settings, threads)
     return prepared
 
 
