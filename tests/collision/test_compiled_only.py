@@ -158,3 +158,76 @@ def test_compile_calls_compiles_what_a_body_calls_without_running_it(tmp_path: P
     first, second = out.stdout.strip().splitlines()
     assert first == """float64 ["(Array(float64, 1, 'C', False, aligned=True), int64)"] ['double']"""
     assert second == "5.0 ['body']"
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_a_compiled_only_kernel_is_never_compiled_to_machine_code_yet_links_from_the_cache(
+    tmp_path: Path,
+) -> None:
+    """Its callers run it (answers and raises), numba's engine holds no machine code of its
+    own, and a second process with the same cache links it, loaded, into a new caller."""
+    (tmp_path / "linked_module.py").write_text(
+        textwrap.dedent(
+            """
+            from numba import njit
+            from collision.kernels import compiled_only
+
+            @compiled_only()
+            def scaled(a, k):
+                if k < 0:
+                    raise ValueError("negative row")
+                return 3.0 * a[k] + 1.0
+
+            @njit(cache=True)
+            def first(a, k):
+                return scaled(a, k) + 1.0
+            """
+        )
+    )
+    script = textwrap.dedent(
+        """
+        import sys
+        import numpy as np
+        from numba import njit
+        from numba.core import event
+        import linked_module as m
+
+        compiled = []
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                func = ev.data["dispatcher"].py_func
+                if func.__module__ in ("linked_module", "__main__"):
+                    compiled.append(func.__name__)
+            def on_end(self, ev):
+                pass
+        event.register("numba:compile", Listener())
+        a = np.arange(4.0)
+        if sys.argv[1] == "first":
+            answer = m.first(a, 2)
+        else:
+            second = njit(lambda a, k: m.scaled(a, k) * 2.0)
+            answer = second(a, 3)
+        try:
+            m.first(a, -1)
+            raised = ""
+        except ValueError as error:
+            raised = str(error)
+        (cres,) = m.scaled.overloads.values()
+        own = cres.library.get_pointer_to_function(cres.fndesc.llvm_func_name)
+        (caller,) = m.first.overloads.values()
+        callers = caller.library.get_pointer_to_function(caller.fndesc.llvm_func_name)
+        print(answer, raised, own == 0, callers != 0, sorted(set(compiled)))
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{ROOT}:{tmp_path}"}
+    lines = []
+    for which in ("first", "second"):
+        out = subprocess.run(
+            [sys.executable, "-c", script, which],
+            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        lines.append(out.stdout.strip())
+    # 3 * 2 + 1 + 1; then (3 * 3 + 1) * 2 with scaled and first loaded from the cache.
+    assert lines[0] == "8.0 negative row True True ['first', 'scaled']"
+    assert lines[1] == "20.0 negative row True True ['<lambda>']"
