@@ -23,6 +23,8 @@ separate processes (``World.precompile``) without running them.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import weakref
 from collections.abc import Callable
 from typing import Any
@@ -126,6 +128,20 @@ def compiled_only(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         return kernel
 
     return wrap
+
+
+@functools.cache
+def python_entry(kernel: Any) -> Callable[..., Any]:
+    """A kernel Python can call, with ``kernel``'s parameters, that calls the compiled-only
+    ``kernel`` and returns what it returns: for tests and tools that run one stage on its own
+    (the program's step reaches its stages from compiled code only). Compiled on first call,
+    not cached on disk; ``kernel`` itself is. Without the JIT, ``kernel`` (a plain function)."""
+    if not isinstance(kernel, CompiledOnly):
+        return kernel
+    names = ", ".join(inspect.signature(kernel.py_func).parameters)
+    scope: dict[str, Any] = {"kernel": kernel}
+    exec(f"def entry({names}):\n    return kernel({names})\n", scope)  # noqa: S102 - names from a signature
+    return njit(scope["entry"])
 
 
 @register_pass(mutates_CFG=False, analysis_only=True)

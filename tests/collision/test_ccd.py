@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from collision import Polygon, World
+from collision.kernels import python_entry
 from collision.shapes import MAX_VERTICES
 from collision.solvers.iterative.ccd import stop_at_static
 from tests.collision.kernel_records import bodies_of, context_of
@@ -67,7 +68,7 @@ def run_pass(
         static=r["static"],
         root=r["root"],
     )
-    moved = stop_at_static(
+    moved = python_entry(stop_at_static)(
         bodies,
         context_of(DT, has_compounds=has_compounds),
         np.array(start, dtype=np.float64),

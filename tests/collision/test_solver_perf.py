@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from collision.kernels import python_entry
 from collision.solvers.iterative.colours import SOLVE_STREAMS
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
@@ -223,7 +224,7 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
         load_memory=0.0,
     )
     moving = d["inv_mass"] > 0.0
-    soft_step(
+    python_entry(soft_step)(
         bodies,
         context_of(DT),
         settings,
@@ -256,7 +257,7 @@ def _match(prev_keys: list[int], keys: list[int]) -> np.ndarray:
         [[1.0, 2.0], [0.0, 0.0], [-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
     )  # impulses, middles (renamed points would match by place), normals
     bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=1.0)
-    prepared = prepare_points(
+    prepared = python_entry(prepare_points)(
         bodies,
         (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),

@@ -18,6 +18,7 @@ from collision import Polygon, World
 from collision.broadphase import REFIT_SHARE
 from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
+from collision.kernels import python_entry
 from collision.solvers.iterative.narrowphase import cached_pairs
 from collision.solvers.iterative.warm_start import prepare_points
 from collision.tolerances import MAX_PAIRS_PER_BODY
@@ -72,7 +73,7 @@ def test_cached_pairs_equal_brute_force_while_boxes_wander(threads: int | None) 
         # not depend on it).
         lead = rng.normal(0.0, 0.3, size=(n, 2))
         before = fat_pairs
-        pairs, fat_pairs = cached_pairs(
+        pairs, fat_pairs = python_entry(cached_pairs)(
             lo,
             hi,
             skip,
@@ -123,7 +124,7 @@ def test_cached_pairs_refit_the_few_boxes_that_left_and_rebuild_for_many(threads
         lo = centre - half
         hi = centre + half
         old_lo = fat_lo.copy()
-        pairs, fat_pairs = cached_pairs(
+        pairs, fat_pairs = python_entry(cached_pairs)(
             lo,
             hi,
             skip,
@@ -173,7 +174,9 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     grow = (1.0 / 16.0, np.zeros((n, 2)))
 
     def step(fat_pairs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        return cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, np.zeros(1, dtype=np.int64), None)
+        return python_entry(cached_pairs)(
+            lo, hi, skip, *cache[:4], fat_pairs, grow, np.zeros(1, dtype=np.int64), None
+        )
 
     _, fat_pairs = step(cache[4])
     refits = 0
@@ -205,11 +208,11 @@ def test_cached_pairs_rebuild_past_the_pair_budget_and_say_so(threads: int | Non
     crowd = np.zeros(1, dtype=np.int64)
     lo, hi = centre - half, centre + half
     grow = (0.05, np.zeros((n, 2)))
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], cache[4], grow, crowd, threads)
+    pairs, fat_pairs = python_entry(cached_pairs)(lo, hi, skip, *cache[:4], cache[4], grow, crowd, threads)
     assert len(pairs) == 72 * 71 // 2 < MAX_PAIRS_PER_BODY * n and crowd[0] == 0
     centre[72:76] = 0.0
     lo, hi = centre - half, centre + half
-    pairs, fat_pairs = cached_pairs(lo, hi, skip, *cache[:4], fat_pairs, grow, crowd, threads)
+    pairs, fat_pairs = python_entry(cached_pairs)(lo, hi, skip, *cache[:4], fat_pairs, grow, crowd, threads)
     assert crowd[0] == 1
     assert len(fat_pairs) == MAX_PAIRS_PER_BODY * n
     truth = set(brute_force_pairs(lo, hi, skip))
@@ -267,7 +270,7 @@ def _prepare_points(p: np.ndarray, keys: list[int], normal: np.ndarray, prev: tu
     c = len(keys)
     bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=0.5)
     points = points_of(np.zeros(c), keys, p, p.copy(), normal, np.full(c, -0.01))
-    prepared = prepare_points(
+    prepared = python_entry(prepare_points)(
         bodies,
         (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),

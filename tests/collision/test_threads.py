@@ -16,6 +16,7 @@ import pytest
 from collision import Polygon, World
 from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
+from collision.kernels import python_entry
 from collision.solvers.iterative.colours import COLOURS, colour_manifolds
 from collision.solvers.iterative.narrowphase import PARALLEL_PAIRS
 from collision.solvers.iterative.passes import PARALLEL_COLOUR
@@ -207,7 +208,9 @@ def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads
     offsets = np.flatnonzero(np.r_[True, np.diff(pair_index) != 0, True]).astype(np.int64)
     masses = (np.ones(n), np.ones(n))
     settings = iterative_settings(match_distance=0.05, match_cosine=0.9)
-    prepared = prepare_points(bodies, masses, pairs, points, offsets, state, settings, DT, threads)
+    prepared = python_entry(prepare_points)(
+        bodies, masses, pairs, points, offsets, state, settings, DT, threads
+    )
     expected = np.zeros(c)
     for k in range(c):
         a, b = pairs[pair_index[k]]

@@ -23,7 +23,7 @@ DT = 1.0 / 60.0
 ROUNDING = 1e-9
 
 
-def _wedged(gap: float) -> tuple[World, int, int, float]:
+def _wedged_world(gap: float) -> tuple[World, int, int, float]:
     world = World(gravity=(0.0, -10.0), solver="iterative")
     world.add_body(Polygon.box(10.0, 1.0), (0.0, -0.5), static=True)
     light = world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.5), friction=0.6)
@@ -35,7 +35,7 @@ def _wedged(gap: float) -> tuple[World, int, int, float]:
 
 @pytest.mark.parametrize("gap", [0.0, 0.002, 0.02])
 def test_a_heavy_box_on_a_light_one_under_a_ceiling_is_held_and_never_lifted_into_it(gap: float) -> None:
-    world, light, heavy, ceiling = _wedged(gap)
+    world, light, heavy, ceiling = _wedged_world(gap)
     deepest_in_ceiling = -float("inf")
     lowest = float("inf")
     for _ in range(int(round(SECONDS / DT))):

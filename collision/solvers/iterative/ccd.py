@@ -65,7 +65,7 @@ def _paired(pairs: np.ndarray, touching: np.ndarray, i: int, j: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@compiled_only()
 def stop_at_static(
     bodies: Bodies,
     context: StepContext,

@@ -41,7 +41,7 @@ from collision.tolerances import BROADPHASE_LEAD_STEPS, MAX_PAIRS_PER_BODY
 PARALLEL_PAIRS = 2048
 
 
-@njit(cache=True)
+@compiled_only()
 def cached_pairs(
     lo: np.ndarray,
     hi: np.ndarray,

@@ -59,7 +59,7 @@ RESTITUTION_CONVERGENCE = 1e-12
 NORMAL, TANGENT = np.int64(0), np.int64(1)
 
 
-@njit(cache=True)
+@compiled_only()
 def impact_threshold(context: Any, settings: Any) -> float:
     """The least approach speed (units/s) that is an impact (it bounces, its friction is the
     impact's): ``settings.restitution_threshold``, and at least ``restitution_gravity_steps``

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from collision.geometry import wrap_angles
 from collision.kernels import compiled_only
@@ -239,7 +238,7 @@ def _held(a: int, b: int, layer: np.ndarray, points: Points, k: int, up: tuple[f
     return 0
 
 
-@njit(cache=True)
+@compiled_only()
 def _wedged(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, slop: float,
     up: tuple[float, float],

@@ -315,7 +315,7 @@ def run_substeps(
     return total
 
 
-@njit(cache=True)
+@compiled_only()
 def soft_step(
     bodies: Bodies,
     context: StepContext,

@@ -13,8 +13,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from collision.kernels import compiled_only
 
-@njit(cache=True)
+
+@compiled_only()
 def soft_coefficients(hertz: float, zeta: float, h: float) -> tuple[float, float, float]:
     """Soft constraint coefficients (bias rate 1/s, mass scale, impulse scale) for step h."""
     if hertz == 0.0:

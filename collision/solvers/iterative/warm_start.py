@@ -72,7 +72,7 @@ def empty_prepared(c: int) -> Prepared:
     )
 
 
-@njit(cache=True)
+@compiled_only()
 def run_offsets(pair_index: np.ndarray, c: int) -> np.ndarray:
     """``offsets (g + 1,) int64``: the runs of one pair's points among the first ``c`` of
     ``pair_index`` (in pair order); manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``."""
@@ -361,7 +361,7 @@ def _match_run(
             prepared.state[k] = CONTACT_PERSISTING
 
 
-@njit(cache=True)
+@compiled_only()
 def prepare_points(
     bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, state: Any,
     settings: Any, dt: float, threads: int | None,
@@ -421,7 +421,7 @@ def group_manifolds(
     return Manifolds(offsets, block)
 
 
-@njit(cache=True)
+@compiled_only()
 def manifold_links(prepared: Prepared, manifolds: Manifolds) -> np.ndarray:
     """``link (g, 4) int64``, a row per manifold: body a, body b, first and end point (see
     :func:`manifold_link`)."""
