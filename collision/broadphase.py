@@ -193,7 +193,7 @@ def _sorted_pairs(pairs: np.ndarray, m: int, n: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@compiled_only()
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
 

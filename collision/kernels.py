@@ -7,7 +7,9 @@ call needs neither, and building them was a sixth of a cold start's compile (the
 scene's step, ``python -m demo bench --compile --lanes 1``: 107 CPU s with them, 91 without,
 the two run side by side). :func:`compiled_only` leaves them out. Such a kernel cannot be
 called from Python: :class:`CompiledOnly` says so (numba would call a null pointer); its
-``py_func`` is the plain function.
+``py_func`` is the plain function, and :func:`python_entry` a kernel that calls it (for tests
+that run one stage of the step on its own: a stage only tests call from Python is
+compiled-only, and the default scene's first step compiles it without the wrappers).
 
 Nor is such a kernel's own code optimised as a whole and compiled to machine code
 (:class:`_LinkOnlyLibrary`): numba links its IR into every kernel that calls it, which

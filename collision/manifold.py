@@ -185,7 +185,7 @@ def _closest_features(
     return d1, px1, py1, qx1, qy1, i1, j1
 
 
-@njit(cache=True, forceinline=True, **UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def manifold_kernel(
     a: np.ndarray,
     an: np.ndarray,
@@ -423,6 +423,16 @@ class Manifold:
         return int(self.separation.shape[0])
 
 
+@njit(cache=True)
+def _one_manifold(
+    a: np.ndarray, an: np.ndarray, ka: int, b: np.ndarray, bn: np.ndarray, kb: int, speculative: float,
+    point_a: np.ndarray, point_b: np.ndarray, separation: np.ndarray, key: np.ndarray,
+) -> tuple[int, float, float]:  # fmt: skip
+    """:func:`manifold_kernel` for a call from Python (the world's loops call it from compiled
+    code, which needs no Python wrapper of it)."""
+    return manifold_kernel(a, an, ka, b, bn, kb, speculative, point_a, point_b, separation, key)
+
+
 def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
     """Contact manifold of two convex shapes in world coordinates.
 
@@ -444,7 +454,7 @@ def manifold(a: object, b: object, speculative: float = 0.0) -> Manifold:
     nb = np.zeros_like(vb)
     edge_normals(va, va.shape[0], na)
     edge_normals(vb, vb.shape[0], nb)
-    count, nx, ny = manifold_kernel(
+    count, nx, ny = _one_manifold(
         va, na, va.shape[0], vb, nb, vb.shape[0], spec, point_a, point_b, separation, key
     )
     return Manifold(

@@ -41,7 +41,7 @@ def pair_overlap(scene: SceneSpec, state: State, i: int, j: int) -> float:
     return overlap_depth(a, b)
 
 
-def candidate_pairs(outlines: list[list[np.ndarray]], moving: np.ndarray) -> list[tuple[int, int]]:
+def outline_pairs(outlines: list[list[np.ndarray]], moving: np.ndarray) -> list[tuple[int, int]]:
     """Pairs ``(i, j)``, ``i < j``, whose bounding boxes overlap and of which one at least moves
     (sort and sweep on x)."""
     lo = np.array([np.min(np.vstack(parts), axis=0) for parts in outlines])
@@ -62,7 +62,7 @@ def deepest_overlap(scene: SceneSpec, state: State) -> float:
     outlines = body_outlines(scene, state)
     moving = np.array([b.moving for b in scene.bodies])
     deepest = 0.0
-    for i, j in candidate_pairs(outlines, moving):
+    for i, j in outline_pairs(outlines, moving):
         deepest = max(deepest, overlap_depth(outlines[i], outlines[j]))
     return deepest
 

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.kernels import python_entry
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -33,7 +34,7 @@ def test_candidate_pairs_match_brute_force() -> None:
         lo, hi = centre - half, centre + half
         skip = rng.random(n) < 0.3
         crowd = _flag()
-        got = [tuple(p) for p in candidate_pairs(lo, hi, skip, crowd)]
+        got = [tuple(p) for p in python_entry(candidate_pairs)(lo, hi, skip, crowd)]
         assert got == _brute_pairs(lo, hi, skip) and crowd[0] == 0
 
 
@@ -41,7 +42,7 @@ def test_candidate_pairs_are_sorted_and_ordered() -> None:
     rng = np.random.default_rng(3)
     lo = rng.uniform(0, 10, size=(200, 2))
     hi = lo + 2.0
-    pairs = candidate_pairs(lo, hi, np.zeros(200, dtype=np.bool_), _flag())
+    pairs = python_entry(candidate_pairs)(lo, hi, np.zeros(200, dtype=np.bool_), _flag())
     assert pairs.dtype == np.int64 and pairs.shape[1] == 2
     assert np.all(pairs[:, 0] < pairs[:, 1])
     keys = pairs[:, 0] * 200 + pairs[:, 1]
@@ -56,7 +57,7 @@ def test_a_crowd_gets_its_pair_budget_and_the_flag() -> None:
         lo = np.zeros((n, 2))
         hi = np.ones((n, 2))
         crowd = _flag()
-        pairs = candidate_pairs(lo, hi, np.zeros(n, dtype=np.bool_), crowd)
+        pairs = python_entry(candidate_pairs)(lo, hi, np.zeros(n, dtype=np.bool_), crowd)
         expected = MAX_PAIRS_PER_BODY * n if crowded else n * (n - 1) // 2
         assert pairs.shape == (expected, 2) and crowd[0] == int(crowded)
         assert np.all(pairs[:, 0] < pairs[:, 1]) and np.all(np.diff(pairs[:, 0] * n + pairs[:, 1]) > 0)
@@ -113,9 +114,12 @@ def test_candidate_pairs_match_brute_force_among_hostile_boxes() -> None:
             skip = rng.random(n) < 0.2
             skip[:3] = True
             crowd = _flag()
-            got = [tuple(p) for p in candidate_pairs(lo, hi, skip, crowd).tolist()]
+            got = [tuple(p) for p in python_entry(candidate_pairs)(lo, hi, skip, crowd).tolist()]
             assert got == _brute_pairs(lo, hi, skip) and crowd[0] == 0
     # Every box the same point.
     lo = np.full((50, 2), 3.0)
-    got = [tuple(p) for p in candidate_pairs(lo, lo.copy(), np.zeros(50, dtype=np.bool_), _flag()).tolist()]
+    got = [
+        tuple(p)
+        for p in python_entry(candidate_pairs)(lo, lo.copy(), np.zeros(50, dtype=np.bool_), _flag()).tolist()
+    ]
     assert got == [(i, j) for i in range(50) for j in range(i + 1, 50)]
