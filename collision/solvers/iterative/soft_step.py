@@ -24,7 +24,7 @@ from numba import njit, prange
 
 from collision import profiling
 from collision.bodies import Bodies
-from collision.geometry import wrap_angles
+from collision.geometry import UNCOUNTED, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_packing, interleaved_order
 from collision.solvers.iterative.narrowphase import Points
@@ -193,11 +193,13 @@ def _manifold_row(
         manifold[g, M_ROW] = 0.0
 
 
-@njit(cache=True, inline="always")
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _pack_serial(
     point: np.ndarray, manifold: np.ndarray, rows: tuple, masses: tuple, soft: tuple, packed: tuple
 ) -> None:
-    """:func:`pack_rows`' loops on one thread."""
+    """:func:`pack_rows`' loops on one thread. Compiled without numba's reference counting (it
+    allocates nothing): inlined into the soft step, each row's reads of the records' arrays
+    counted them up and down (the pyramid's prepare stage 34 -> 23 us a step)."""
     points, prepared, manifolds, weight = rows
     for q in range(point.shape[0]):
         _point_row(point, q, points, prepared, weight, packed[2])
