@@ -198,9 +198,8 @@ def _pack_serial(
     point: np.ndarray, manifold: np.ndarray, rows: tuple, masses: tuple, soft: tuple, packed: tuple
 ) -> None:
     """:func:`pack_rows`' loops on one thread. Compiled without numba's reference counting (it
-    allocates nothing): inlined by numba into the soft step, each row's reads of the records'
-    arrays were counted up and down wherever the stage clocks (World.profile) kept LLVM from
-    removing the pairs, which made the profiled prepare stage half as long again as it runs."""
+    allocates nothing): inlined into the soft step, each row's reads of the records' arrays
+    counted them up and down (the pyramid's prepare stage 34 -> 23 us a step)."""
     points, prepared, manifolds, weight = rows
     for q in range(point.shape[0]):
         _point_row(point, q, points, prepared, weight, packed[2])
