@@ -102,12 +102,15 @@ class _LinkOnlyCompiler(compiler.Compiler):
         return pipelines
 
 
+#: The parts of numba's code library that :class:`_LinkOnlyLibrary` overrides or calls (numba's
+#: internals, as in numba 0.68): a numba without them compiles compiled-only kernels as any
+#: other, with machine code of their own.
+_LIBRARY_PARTS = ("_finalize_dynamic_globals", "_verify_declare_only_symbols", "_optimize_final_module")
+
 #: numba's options for a kernel without the two wrappers.
-WITHOUT_WRAPPERS: dict[str, Any] = {
-    "no_cpython_wrapper": True,
-    "no_cfunc_wrapper": True,
-    "pipeline_class": _LinkOnlyCompiler,
-}
+WITHOUT_WRAPPERS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+if all(hasattr(JITCodeLibrary, part) for part in _LIBRARY_PARTS):
+    WITHOUT_WRAPPERS["pipeline_class"] = _LinkOnlyCompiler
 
 
 class CompiledOnly(CPUDispatcher):
