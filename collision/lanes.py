@@ -1,15 +1,17 @@
-"""Eight lanes at once: the separating-axis test's face loop as vector code.
+"""Eight lanes at once: the narrowphase's loops over a shape's faces as vector code.
 
 numba compiles :func:`collision.manifold.face_separation`'s loops to scalar code: per face a
 chain of 3-8 minimum operations over the other shape's vertices, then a branch. On the
 1000-body pile at rest that was about two thirds of the manifolds' time. Here lane i holds face
 i of a shape of up to LANES vertices: every face's projection of each vertex in one vector
-operation, written as LLVM vector instructions through a numba intrinsic. Each lane does the
-loop's operations in the loop's order (no fast-math), so its result is the loop's bit for bit;
-LLVM picks AVX-512, AVX2 or SSE2 for the machine.
+operation, written as LLVM vector instructions through a numba intrinsic. The edge normals the
+test reads (:func:`collision.manifold.edge_normals`: a square root and two divisions per edge)
+are found the same way, every edge at once. Each lane does the loop's operations in the loop's
+order (no fast-math), so its result is the loop's bit for bit; LLVM picks AVX-512, AVX2 or
+SSE2 for the machine.
 
-With the JIT off, or while the engine runs interpreted (collision/interpreter.py), the loop
-stands in.
+With the JIT off, or while the engine runs interpreted (collision/interpreter.py), the loops
+stand in.
 """
 
 from __future__ import annotations
@@ -19,12 +21,13 @@ from typing import Any
 
 import numpy as np
 from numba import njit, types
-from numba.core import config
+from numba.core import cgutils, config
 from numba.extending import intrinsic
 
 from collision import interpreter
 from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only
+from collision.tolerances import MANIFOLD_DEGENERATE_LENGTH
 
 #: Lanes of the vector code: faces of the reference shape, vertices of the other.
 LANES = 8
@@ -61,6 +64,23 @@ def face_loop(
     return best, best_index
 
 
+@compiled_only(forceinline=True, **UNCOUNTED)
+def normal_loop(v: np.ndarray, k: int, out: np.ndarray) -> None:
+    """The unit outward normals of the edges of a CCW shape of ``k >= 2`` vertices ``v (>=k,
+    2)`` into ``out (>=k, 2)``, edge by edge (see :func:`collision.manifold.edge_normals`)."""
+    for i in range(k):
+        j = i + 1 if i + 1 < k else 0
+        ex = v[j, 0] - v[i, 0]
+        ey = v[j, 1] - v[i, 1]
+        length = math.sqrt(ex * ex + ey * ey)
+        if length < MANIFOLD_DEGENERATE_LENGTH:
+            out[i, 0] = 0.0
+            out[i, 1] = 0.0
+        else:
+            out[i, 0] = ey / length
+            out[i, 1] = -ex / length
+
+
 class _Vectors:
     """Small steps of LLVM IR on vectors of LANES doubles, for the intrinsics' code."""
 
@@ -74,6 +94,10 @@ class _Vectors:
     def mask(self, lanes: list[int]) -> Any:
         """A shuffle's lane indices."""
         return self.ir.Constant(self.ir.VectorType(self.i32, LANES), lanes)
+
+    def mask2(self, lanes: list[int]) -> Any:
+        """A shuffle's lane indices, for twice LANES lanes."""
+        return self.ir.Constant(self.ir.VectorType(self.i32, 2 * LANES), lanes)
 
     def constant(self, value: float) -> Any:
         return self.ir.Constant(self.doubles, [value] * LANES)
@@ -161,6 +185,32 @@ def _codegen_faces(context: Any, builder: Any, signature: Any, args: Any) -> Any
     return context.make_tuple(builder, signature.return_type, result)
 
 
+def _codegen_normals(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+    """LLVM IR of :func:`_normals_intrinsic`: :func:`normal_loop`, lane i edge i."""
+    v = _Vectors(context, builder)
+    vertices, k, out = args
+    live = v.below(k)
+    zero = v.constant(0.0)
+    x, y = (builder.select(live, column, zero) for column in v.columns(signature.args[0], vertices))
+    # Edge i ends at vertex i + 1, the last (lane k - 1) at vertex 0.
+    lanes = v.ir.Constant(v.ir.VectorType(v.i64, LANES), list(range(LANES)))
+    last = builder.icmp_signed("==", lanes, v.splat(builder.sub(k, v.ir.Constant(v.i64, 1))))
+    turn = v.mask([(lane + 1) % LANES for lane in range(LANES)])
+    ex = builder.fsub(builder.select(last, v.lane(x, 0), builder.shuffle_vector(x, x, turn)), x)
+    ey = builder.fsub(builder.select(last, v.lane(y, 0), builder.shuffle_vector(y, y, turn)), y)
+    sqrt = cgutils.get_or_insert_function(
+        builder.module, v.ir.FunctionType(v.doubles, [v.doubles]), f"llvm.sqrt.v{LANES}f64"
+    )
+    length = builder.call(sqrt, [builder.fadd(builder.fmul(ex, ex), builder.fmul(ey, ey))])
+    degenerate = builder.fcmp_ordered("<", length, v.constant(MANIFOLD_DEGENERATE_LENGTH))
+    nx = builder.select(degenerate, zero, builder.fdiv(ey, length))
+    ny = builder.select(degenerate, zero, builder.fdiv(builder.fneg(ex), length))
+    rows = builder.shuffle_vector(nx, ny, v.mask2([m for lane in range(LANES) for m in (lane, lane + LANES)]))
+    data = context.make_array(signature.args[2])(context, builder, out).data
+    builder.store(rows, builder.bitcast(data, rows.type.as_pointer()), align=8)
+    return context.get_dummy_value()
+
+
 def _rows(*arrays: Any) -> bool:
     """Whether every argument is a C-contiguous 2-d float64 array (what the vector code loads)."""
     return all(
@@ -177,6 +227,15 @@ def _faces_intrinsic(typingctx: Any, p: Any, pn: Any, kp: Any, q: Any, kq: Any, 
         return None
     f64, i64 = types.float64, types.int64
     return types.Tuple((f64, i64))(p, pn, i64, q, i64, f64, f64), _codegen_faces
+
+
+@intrinsic
+def _normals_intrinsic(typingctx: Any, vertices: Any, k: Any, out: Any) -> Any:
+    """:func:`normal_loop` as vector code, for C-contiguous ``(>= LANES, 2)`` float64 rows
+    (``2 <= k <= LANES``)."""
+    if not _rows(vertices, out):
+        return None
+    return types.none(vertices, types.int64, out), _codegen_normals
 
 
 @njit(cache=True, inline="always")
@@ -201,5 +260,13 @@ def faces_beyond(
     return _faces_intrinsic(p, pn, np.int64(kp), q, np.int64(kq), floor, stop)  # type: ignore[call-arg]
 
 
+@compiled_only(forceinline=True, **UNCOUNTED)
+def normals_at_once(v: np.ndarray, k: int, out: np.ndarray) -> None:
+    """:func:`normal_loop` for a shape that :func:`fits_lanes` (``k >= 2``), every edge at once:
+    the same normals, bit for bit; ``out``'s rows from k to LANES are overwritten too."""
+    _normals_intrinsic(v, np.int64(k), out)  # type: ignore[call-arg]
+
+
 if VECTOR:
     interpreter.stand_in(faces_beyond, face_loop.py_func)
+    interpreter.stand_in(normals_at_once, normal_loop.py_func)

@@ -33,7 +33,7 @@ from numba import njit
 from collision import checks
 from collision.geometry import UNCOUNTED, Index, closest_point_on_segment
 from collision.kernels import compiled_only
-from collision.lanes import VECTOR, face_loop, faces_beyond, fits_lanes
+from collision.lanes import VECTOR, face_loop, faces_beyond, fits_lanes, normal_loop, normals_at_once
 from collision.shapes import check_vertices
 from collision.tolerances import MANIFOLD_AXIS_TOLERANCE, MANIFOLD_DEGENERATE_LENGTH
 
@@ -65,31 +65,21 @@ def _make_key(
     return (((kind * 2 + reference_is_b) * 16 + reference_index) * 16 + incident_index) * 2 + end
 
 
-@compiled_only(**UNCOUNTED)
-def _edge_normal(v: np.ndarray, k: int, i: int) -> tuple[float, float]:
-    """Unit outward normal of edge i -> i+1 of a CCW shape (k >= 2)."""
-    j = i + 1 if i + 1 < k else 0
-    ex = v[j, 0] - v[i, 0]
-    ey = v[j, 1] - v[i, 1]
-    length = math.sqrt(ex * ex + ey * ey)
-    if length < MANIFOLD_DEGENERATE_LENGTH:
-        return 0.0, 0.0
-    return ey / length, -ex / length
-
-
 @njit(cache=True, **UNCOUNTED)
 def edge_normals(v: np.ndarray, k: int, out: np.ndarray) -> None:
     """Unit outward normals of the edges of one CCW shape into ``out (>=k, 2)``.
 
     Edge i runs from vertex i to vertex i+1 (a segment has two edges, opposite normals);
-    a degenerate edge gets (0, 0) and a point no normal at all.
+    a degenerate edge gets (0, 0) and a point no normal at all. Shapes of at most LANES
+    vertices in rows as the world holds them get every edge's at once (collision/lanes.py;
+    the same bits), and ``out``'s rows from k to LANES are overwritten too.
     """
     if k < 2:
         return
-    for i in range(k):
-        nx, ny = _edge_normal(v, k, i)
-        out[i, 0] = nx
-        out[i, 1] = ny
+    if VECTOR and fits_lanes(v, k) and fits_lanes(out, k):
+        normals_at_once(v, k, out)
+    else:
+        normal_loop(v, k, out)
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)

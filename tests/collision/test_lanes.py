@@ -1,4 +1,4 @@
-"""The separating-axis test's vector code (collision/lanes.py) against its loop, bit for bit."""
+"""The narrowphase's vector code (collision/lanes.py) against its loops, bit for bit."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from collision.kernels import python_entry
-from collision.lanes import LANES, face_loop, faces_beyond
+from collision.lanes import LANES, face_loop, faces_beyond, normal_loop, normals_at_once
 from collision.manifold import edge_normals, face_separation, manifold
 from collision.tolerances import MAX_VERTICES
 
@@ -147,3 +147,26 @@ def test_the_vector_code_is_vector_code() -> None:
     through_vector(p, pn, p)
     ir_text = through_vector.inspect_llvm(through_vector.signatures[0])
     assert f"<{LANES} x double>" in ir_text
+
+
+@pytest.mark.skipif(not JIT, reason="the vector code is LLVM IR: without the JIT the loop is the only code")
+def test_every_edge_s_normal_at_once_matches_the_loop_bit_for_bit() -> None:
+    at_once, loop = python_entry(normals_at_once), python_entry(normal_loop)
+    rng = np.random.default_rng(3)
+    shapes = [
+        polygon(rng, int(rng.integers(2, LANES + 1)), (0.0, 0.0), rng.uniform(1e-3, 1e3)) for _ in range(500)
+    ]
+    # A repeated vertex (a degenerate edge, normal (0, 0)) and a far-off, tiny shape.
+    shapes.append(np.array([[0.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    shapes.append(np.array([[1e6, 1e6], [1e6 + 1e-9, 1e6], [1e6, 1e6 + 1e-9]]))
+    for vertices in shapes:
+        k = len(vertices)
+        rows = np.full((MAX_VERTICES, 2), np.nan)
+        rows[:k] = vertices
+        want = np.full((MAX_VERTICES, 2), 7.0)
+        got = np.full((MAX_VERTICES, 2), 7.0)
+        loop(rows, k, want)
+        at_once(rows, k, got)
+        assert got[:k].tobytes() == want[:k].tobytes()
+        # Rows past LANES are never written; those past k up to LANES may be.
+        assert np.all(got[LANES:] == 7.0)
