@@ -2,19 +2,20 @@
 
 numba compiles the engine's loops to scalar code; LLVM does not vectorise the short, branching
 loops the narrowphase and the solver run. Here a kernel holds eight float64 in one value
-(:data:`f64x8`, an LLVM ``<8 x double>``: one AVX-512 register, two AVX2 ones) and masks
-(:data:`b1x8`, ``<8 x i1>``), and writes the lanes' arithmetic as it would write a scalar's:
+(:data:`f64x8`, an LLVM ``<8 x double>``: one AVX-512 register, two AVX2 ones), with masks
+(:data:`b1x8`, ``<8 x i1>``) and row indices (:data:`i64x8`), and writes the lanes' arithmetic
+as it would write a scalar's:
 
     px, py = xy_rows(p)                 # the first LANES rows of an (m, 2) array
     d = nx * (q[j, 0] - px) + ny * (q[j, 1] - py)
     lowest = where((d < lowest) & below(k), d, lowest)
 
-Operators: ``+ - * /`` and unary ``-`` on lanes (a float on either side is put in every lane),
-comparisons ``< > <= >= == !=`` giving masks (``!=`` is true for NaN, as Python's), ``& | ~``
-on masks. Every lane does the scalar operation, in IEEE arithmetic without fast-math, so a
-lane's result is the scalar code's bit for bit. Only compiled code can use these (with the JIT
-off the calls raise); a kernel that does runs its plain loop instead with the JIT off (see
-collision/lanes.py).
+Operators: ``+ - * /`` (and ``+=`` ...) and unary ``-`` on lanes (a float on either side is
+put in every lane), comparisons ``< > <= >= == !=`` giving masks (``!=`` is true for NaN, as
+Python's), ``& | ~`` on masks. Every lane does the scalar operation, in IEEE arithmetic
+without fast-math, so a lane's result is the scalar code's bit for bit. Only compiled code can
+use these (with the JIT off the calls raise); a kernel that does runs its plain loop instead
+with the JIT off (see collision/lanes.py).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import operator
 from typing import TYPE_CHECKING, Any
 
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils, config
 from numba.core.imputils import lower_builtin
 from numba.core.typing.templates import ConcreteTemplate, infer_global, signature
@@ -38,16 +39,16 @@ _F64, _I64, _I32, _I1 = ir.DoubleType(), ir.IntType(64), ir.IntType(32), ir.IntT
 
 
 class _Lanes(types.Type):
-    """A vector of LANES values of one kind (the numba type of :data:`f64x8` and :data:`b1x8`)."""
+    """A vector of LANES values of one kind (the numba type of :data:`f64x8` and the others)."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
         super().__init__(name=f"{kind}x{LANES}")
 
 
-#: LANES float64, LANES booleans.
-f64x8, b1x8 = _Lanes("f64"), _Lanes("b1")
-_ELEMENT = {"f64": _F64, "b1": _I1}
+#: LANES float64, LANES booleans, LANES int64 (row indices).
+f64x8, b1x8, i64x8 = _Lanes("f64"), _Lanes("b1"), _Lanes("i64")
+_ELEMENT = {"f64": _F64, "b1": _I1, "i64": _I64}
 
 
 @register_model(_Lanes)
@@ -78,7 +79,16 @@ def _is_rows(array: Any, dtype: Any = types.float64) -> bool:
 
 # -- operators --------------------------------------------------------------------------------
 
-_ARITHMETIC = {operator.add: "fadd", operator.sub: "fsub", operator.mul: "fmul", operator.truediv: "fdiv"}
+_ARITHMETIC = {
+    operator.add: "fadd",
+    operator.sub: "fsub",
+    operator.mul: "fmul",
+    operator.truediv: "fdiv",
+    operator.iadd: "fadd",
+    operator.isub: "fsub",
+    operator.imul: "fmul",
+    operator.itruediv: "fdiv",
+}
 _COMPARISON = {operator.lt: "<", operator.gt: ">", operator.le: "<=", operator.ge: ">=", operator.eq: "=="}
 
 
@@ -331,6 +341,140 @@ def _following(typingctx: Any, vector: Any, count: Any) -> Any:
     return f64x8(vector, count), codegen
 
 
+def _element_pointer(context: Any, builder: Any, array_type: Any, array: Any, row: Any, column: Any) -> Any:
+    """Pointer to ``array[row, column]`` of a C-contiguous 2-d array (int64 row and column)."""
+    record = context.make_array(array_type)(context, builder, array)
+    width = builder.extract_value(record.shape, 1)
+    return builder.gep(record.data, [builder.add(builder.mul(row, width), column)])
+
+
+@intrinsic
+def _load_row(typingctx: Any, array: Any, row: Any, start: Any) -> Any:
+    """``array[row, start:start + LANES]`` (a C-contiguous 2-d float64 array) as lanes."""
+    if not (_is_rows(array) and array.ndim == 2):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        row_value = context.cast(builder, args[1], sig.args[1], types.int64)
+        start_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        pointer = _element_pointer(context, builder, sig.args[0], args[0], row_value, start_value)
+        return builder.load(builder.bitcast(pointer, ir.VectorType(_F64, LANES).as_pointer()), align=8)
+
+    return f64x8(array, row, start), codegen
+
+
+@intrinsic
+def _store_row(typingctx: Any, array: Any, row: Any, start: Any, vector: Any) -> Any:
+    """Write lanes ``vector`` to ``array[row, start:start + LANES]`` (C-contiguous 2-d float64)."""
+    if not (_is_rows(array) and array.ndim == 2) or vector != f64x8:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        row_value = context.cast(builder, args[1], sig.args[1], types.int64)
+        start_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        pointer = _element_pointer(context, builder, sig.args[0], args[0], row_value, start_value)
+        builder.store(args[3], builder.bitcast(pointer, ir.VectorType(_F64, LANES).as_pointer()), align=8)
+        return context.get_dummy_value()
+
+    return types.none(array, row, start, vector), codegen
+
+
+@intrinsic
+def _gather(typingctx: Any, array: Any, rows: Any, column: Any) -> Any:
+    """Lane l: ``array[rows[l], column]`` (a C-contiguous 2-d float64 array)."""
+    if not (_is_rows(array) and array.ndim == 2) or rows != i64x8:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        column_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        out = ir.Constant(ir.VectorType(_F64, LANES), ir.Undefined)
+        for k in range(LANES):
+            lane_index = ir.Constant(_I32, k)
+            row = builder.extract_element(args[1], lane_index)
+            pointer = _element_pointer(context, builder, sig.args[0], args[0], row, column_value)
+            out = builder.insert_element(out, builder.load(pointer), lane_index)
+        return out
+
+    return f64x8(array, rows, column), codegen
+
+
+@intrinsic
+def _scatter(typingctx: Any, array: Any, rows: Any, column: Any, vector: Any, mask: Any) -> Any:
+    """``array[rows[l], column] = vector[l]`` for the lanes l where ``mask`` holds, in lane
+    order (C-contiguous 2-d float64 ``array``)."""
+    if not (_is_rows(array) and array.ndim == 2) or rows != i64x8 or vector != f64x8 or mask != b1x8:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        column_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        for k in range(LANES):
+            lane_index = ir.Constant(_I32, k)
+            with builder.if_then(builder.extract_element(args[4], lane_index)):
+                row = builder.extract_element(args[1], lane_index)
+                pointer = _element_pointer(context, builder, sig.args[0], args[0], row, column_value)
+                builder.store(builder.extract_element(args[3], lane_index), pointer)
+        return context.get_dummy_value()
+
+    return types.none(array, rows, column, vector, mask), codegen
+
+
+@intrinsic
+def _column(typingctx: Any, array: Any, column: Any, start: Any) -> Any:
+    """Lane l: ``array[start + l, column]`` (a C-contiguous 2-d int64 array): row indices."""
+    if not (_is_rows(array, types.int64) and array.ndim == 2):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        column_value = context.cast(builder, args[1], sig.args[1], types.int64)
+        start_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        out = ir.Constant(ir.VectorType(_I64, LANES), ir.Undefined)
+        for k in range(LANES):
+            row = builder.add(start_value, ir.Constant(_I64, k))
+            pointer = _element_pointer(context, builder, sig.args[0], args[0], row, column_value)
+            out = builder.insert_element(out, builder.load(pointer), ir.Constant(_I32, k))
+        return out
+
+    return i64x8(array, column, start), codegen
+
+
+@intrinsic
+def _to_index(typingctx: Any, vector: Any) -> Any:
+    """Each lane as an int64 row index (``int(x)``: toward zero)."""
+    if vector != f64x8:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.fptosi(args[0], ir.VectorType(_I64, LANES))
+
+    return i64x8(vector), codegen
+
+
+@intrinsic
+def _index_equal(typingctx: Any, a: Any, b: Any) -> Any:
+    """The lanes where two index vectors hold the same row."""
+    if a != i64x8 or b != i64x8:
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.icmp_signed("==", args[0], args[1])
+
+    return b1x8(a, b), codegen
+
+
+@intrinsic
+def _index_offset(typingctx: Any, rows: Any, offset: Any) -> Any:
+    """Each lane's row index plus ``offset`` (an int)."""
+    if rows != i64x8 or not isinstance(offset, types.Integer):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.add(
+            args[0], _broadcast(builder, context.cast(builder, args[1], sig.args[1], types.int64))
+        )
+
+    return i64x8(rows, offset), codegen
+
+
 if TYPE_CHECKING:  # what the intrinsics take and give, for type checkers (numba supplies typingctx)
     Lanes = Any
 
@@ -343,6 +487,14 @@ if TYPE_CHECKING:  # what the intrinsics take and give, for type checkers (numba
     def largest(vector: Lanes) -> float: ...
     def first_equal(vector: Lanes, value: float) -> tuple[int, float]: ...
     def following(vector: Lanes, count: int) -> Lanes: ...
+    def load_row(array: Any, row: int, start: int) -> Lanes: ...
+    def store_row(array: Any, row: int, start: int, vector: Lanes) -> None: ...
+    def gather(array: Any, rows: Lanes, column: int) -> Lanes: ...
+    def scatter(array: Any, rows: Lanes, column: int, vector: Lanes, mask: Lanes) -> None: ...
+    def column(array: Any, column: int, start: int) -> Lanes: ...
+    def to_index(vector: Lanes) -> Lanes: ...
+    def index_equal(a: Lanes, b: Lanes) -> Lanes: ...
+    def index_offset(rows: Lanes, offset: int) -> Lanes: ...
 
 else:
     splat, where, below, sqrt = _splat, _where, _below, _sqrt
@@ -353,3 +505,17 @@ else:
         _first_equal,
         _following,
     )
+    load_row, store_row, gather, scatter = _load_row, _store_row, _gather, _scatter
+    column, to_index, index_equal, index_offset = _column, _to_index, _index_equal, _index_offset
+
+
+@njit(cache=True, inline="always")
+def maximum(a: Any, b: Any) -> Any:
+    """Lane by lane Python's ``max(a, b)``: ``b`` where ``b > a``, else ``a`` (as numba's)."""
+    return where(b > a, b, a)
+
+
+@njit(cache=True, inline="always")
+def minimum(a: Any, b: Any) -> Any:
+    """Lane by lane Python's ``min(a, b)``: ``b`` where ``b < a``, else ``a`` (as numba's)."""
+    return where(b < a, b, a)

@@ -134,7 +134,7 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     """In a fresh process with an empty cache: the solve pass for one thread (``threads`` None)
     compiles the plain pass and not the threaded one (numba drops the branch before typing),
     so small worlds pay nothing for threads, not even a compile; for two threads, the
-    threaded one."""
+    threaded one and its colours' passes eight manifolds at a time."""
     script = textwrap.dedent(
         """
         import numpy as np
@@ -153,7 +153,7 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
         def body(threads):
             link = np.zeros((1, 4), dtype=np.int64)
             runs = (np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64))
-            s.solve_pass(np.zeros((2, 8)), np.zeros((1, 12)), np.zeros((1, 15)), link, runs,
+            s.solve_pass(np.zeros((2, 8)), np.zeros((2, 12, 1)), np.zeros((15, 1)), link, runs,
                      np.zeros((3, 3)), 240.0, 3.0, threads)
 
         for threads in (None, 2):
@@ -169,7 +169,7 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     one, two = out.stdout.strip().splitlines()
     assert one == "['_pass']"
-    assert two == "['_pass_threaded']"
+    assert two == "['_pass_lanes', '_pass_threaded']"
 
 
 @pytest.mark.parametrize("threads", [None, 1, 2])

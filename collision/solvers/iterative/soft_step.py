@@ -1,7 +1,8 @@
 """The soft step: sequential impulses over substeps, with push-out and relax passes.
 
 Box2D v3's "soft step" (its stages prepare, warm start, solve, integrate positions, relax), on
-packed rows (one per body, per point, per manifold: the B_*, P_*, M_* columns), so the hot
+packed rows and columns (a row per body, B_* columns; a column per manifold and per point of
+it, M_* and P_* rows: see collision/solvers/iterative/passes.py), so the hot
 loops touch a handful of arrays. Per substep: one substep of gravity; warm start (every
 point's accumulated impulses); ``velocity_iterations`` passes with the soft push-out spring
 (``contact_hertz``, ``damping_ratio``, at most ``max_push`` m/s); positions <- velocities;
@@ -27,8 +28,7 @@ from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_packing, interleaved_order
-from collision.solvers.iterative.narrowphase import Points
-from collision.solvers.iterative.passes import (
+from collision.solvers.iterative.columns import (
     B_DA,
     B_DX,
     B_DY,
@@ -61,6 +61,9 @@ from collision.solvers.iterative.passes import (
     P_TI,
     P_TMASS,
     POINT_COLUMNS,
+)
+from collision.solvers.iterative.narrowphase import Points
+from collision.solvers.iterative.passes import (
     final_relax_pass,
     relax_pass,
     solve_pass,
@@ -95,23 +98,45 @@ def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -
 
 
 @njit(cache=True, inline="always")
-def _point_row(
-    point: np.ndarray, q: int, points: Points, prepared: Prepared, weight: float, perm: np.ndarray
+def _point_row(point: np.ndarray, g: int, k: int, points: Points, prepared: Prepared, weight: float) -> None:
+    """Manifold ``g``'s column of one of its points' columns ``point`` (P_* rows): prepared
+    point ``k``, warm started (see :func:`pack_rows`)."""
+    point[P_RNA, g] = prepared.cross_a[k, 0]
+    point[P_RNB, g] = prepared.cross_b[k, 0]
+    point[P_RTA, g] = prepared.cross_a[k, 1]
+    point[P_RTB, g] = prepared.cross_b[k, 1]
+    point[P_NMASS, g] = prepared.normal_mass[k]
+    point[P_TMASS, g] = prepared.tangent_mass[k]
+    point[P_MU, g] = prepared.friction[k]
+    point[P_SEP, g] = points.separation[k]
+    point[P_NI, g] = prepared.normal_impulse[k]
+    point[P_TI, g] = prepared.tangent_impulse[k]
+    point[P_MAXNI, g] = 0.0
+    point[P_REF, g] = prepared.normal_impulse[k] * weight
+
+
+@njit(cache=True, inline="always")
+def _point_of(link: np.ndarray, perm: np.ndarray, g: int, side: int) -> int:
+    """The prepared point in manifold ``g``'s ``side`` (0 first, 1 second) columns: a one-point
+    manifold's first in both."""
+    q0 = link[g, 2]
+    return perm[q0 + 1] if side == 1 and link[g, 3] - q0 == 2 else perm[q0]
+
+
+@njit(cache=True, inline="always")
+def _points_of(
+    point: tuple, g: int, points: Points, prepared: Prepared, weight: float, packed: tuple
 ) -> None:
-    """Packed point row ``q``: prepared point ``perm[q]``, warm started (see :func:`pack_rows`)."""
-    k = perm[q]
-    point[q, P_RNA] = prepared.cross_a[k, 0]
-    point[q, P_RNB] = prepared.cross_b[k, 0]
-    point[q, P_RTA] = prepared.cross_a[k, 1]
-    point[q, P_RTB] = prepared.cross_b[k, 1]
-    point[q, P_NMASS] = prepared.normal_mass[k]
-    point[q, P_TMASS] = prepared.tangent_mass[k]
-    point[q, P_MU] = prepared.friction[k]
-    point[q, P_SEP] = points.separation[k]
-    point[q, P_NI] = prepared.normal_impulse[k]
-    point[q, P_TI] = prepared.tangent_impulse[k]
-    point[q, P_MAXNI] = 0.0
-    point[q, P_REF] = prepared.normal_impulse[k] * weight
+    """Manifold ``g``'s first and second point into ``point`` = ``(first, second)`` (a one-point
+    manifold's first in both: the passes read its second's columns as the first's, as they
+    did when both were one row, and never write them)."""
+    _, link, perm = packed
+    q0 = link[g, 2]
+    k = perm[q0]
+    _point_row(point[0], g, k, points, prepared, weight)
+    if link[g, 3] - q0 == 2:
+        k = perm[q0 + 1]
+    _point_row(point[1], g, k, points, prepared, weight)
 
 
 @njit(cache=True, inline="always")
@@ -148,7 +173,7 @@ def _manifold_row(
     manifold: np.ndarray, g: int, points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple,
     soft: tuple, packed: tuple,
 ) -> None:  # fmt: skip
-    """Packed manifold row ``g`` (M_* columns): manifold ``order[g]`` (``packed``: ``(order,
+    """Packed manifold column ``g`` (M_* rows): manifold ``order[g]`` (``packed``: ``(order,
     link, perm)``, see :func:`colour_rows`), with the solver's ``masses`` = ``(inv_mass,
     inv_inertia)``. Heavy on light: the spring acts on the pair's effective mass, about the
     light body's, while the load is the heavy one's weight, so the overlap it holds grows with
@@ -164,25 +189,25 @@ def _manifold_row(
     a, b, q0, q1 = manifold_link(link, g)
     first = perm[q0]
     k1 = perm[q1]
-    manifold[g, M_NX] = points.normal[first, 0]
-    manifold[g, M_NY] = points.normal[first, 1]
+    manifold[M_NX, g] = points.normal[first, 0]
+    manifold[M_NY, g] = points.normal[first, 1]
     for j in range(7):
-        manifold[g, M_K11 + j] = manifolds.block[order[g], j]
+        manifold[M_K11 + j, g] = manifolds.block[order[g], j]
     iia = inv_inertia[a]
     iib = inv_inertia[b]
     rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]
     rna1, rta1, rnb1, rtb1 = cross_a[k1, 0], cross_a[k1, 1], cross_b[k1, 0], cross_b[k1, 1]
-    manifold[g, M_T01] = inv_mass[a] + inv_mass[b] + iia * rta0 * rta1 + iib * rtb0 * rtb1
-    manifold[g, M_NT00] = iia * rna0 * rta0 + iib * rnb0 * rtb0
-    manifold[g, M_NT01] = iia * rna0 * rta1 + iib * rnb0 * rtb1
-    manifold[g, M_NT10] = iia * rna1 * rta0 + iib * rnb1 * rtb0
-    manifold[g, M_NT11] = iia * rna1 * rta1 + iib * rnb1 * rtb1
+    manifold[M_T01, g] = inv_mass[a] + inv_mass[b] + iia * rta0 * rta1 + iib * rtb0 * rtb1
+    manifold[M_NT00, g] = iia * rna0 * rta0 + iib * rnb0 * rtb0
+    manifold[M_NT01, g] = iia * rna0 * rta1 + iib * rnb0 * rtb1
+    manifold[M_NT10, g] = iia * rna1 * rta0 + iib * rnb1 * rtb0
+    manifold[M_NT11, g] = iia * rna1 * rta1 + iib * rnb1 * rtb1
     if inv_mass[a] == 0.0 or inv_mass[b] == 0.0:
-        manifold[g, M_ROW] = 1.0
+        manifold[M_ROW, g] = 1.0
         return
     ratio = max(inv_mass[a], inv_mass[b]) / min(inv_mass[a], inv_mass[b])
     if ratio > CONTACT_MASS_RATIO_ONSET:
-        manifold[g, M_ROW] = 2.0 + g
+        manifold[M_ROW, g] = 2.0 + g
         scale = (ratio / CONTACT_MASS_RATIO_ONSET) ** CONTACT_MASS_RATIO_EXPONENT
         hg = max(hertz, min(hertz * scale, CONTACT_MASS_RATIO_HERTZ_CAP * inv_hs))
         bias, mass_scale, impulse_scale = soft_coefficients(hg, damping_ratio, h)
@@ -190,7 +215,7 @@ def _manifold_row(
         softness[2 + g, 1] = mass_scale
         softness[2 + g, 2] = impulse_scale
     else:
-        manifold[g, M_ROW] = 0.0
+        manifold[M_ROW, g] = 0.0
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
@@ -201,9 +226,30 @@ def _pack_serial(
     allocates nothing): inlined into the soft step, each row's reads of the records' arrays
     counted them up and down (the pyramid's prepare stage 34 -> 23 us a step)."""
     points, prepared, manifolds, weight = rows
-    for q in range(point.shape[0]):
-        _point_row(point, q, points, prepared, weight, packed[2])
-    for g in range(manifold.shape[0]):
+    _, link, perm = packed
+    # Column by column: each loop writes one row of the columns in order (row by row, the
+    # writes went to 24 places at once).
+    for side in range(2):
+        columns = point[side]
+        for g in range(link.shape[0]):
+            k = _point_of(link, perm, g, side)
+            columns[P_RNA, g] = prepared.cross_a[k, 0]
+            columns[P_RNB, g] = prepared.cross_b[k, 0]
+            columns[P_RTA, g] = prepared.cross_a[k, 1]
+            columns[P_RTB, g] = prepared.cross_b[k, 1]
+        for g in range(link.shape[0]):
+            k = _point_of(link, perm, g, side)
+            columns[P_NMASS, g] = prepared.normal_mass[k]
+            columns[P_TMASS, g] = prepared.tangent_mass[k]
+            columns[P_MU, g] = prepared.friction[k]
+            columns[P_SEP, g] = points.separation[k]
+        for g in range(link.shape[0]):
+            k = _point_of(link, perm, g, side)
+            columns[P_NI, g] = prepared.normal_impulse[k]
+            columns[P_TI, g] = prepared.tangent_impulse[k]
+            columns[P_MAXNI, g] = 0.0
+            columns[P_REF, g] = prepared.normal_impulse[k] * weight
+    for g in range(manifold.shape[1]):
         _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
 
 
@@ -212,11 +258,11 @@ def _pack_threaded(
     point: np.ndarray, manifold: np.ndarray, points: Points, prepared: Prepared, manifolds: Manifolds,
     weight: float, masses: tuple, soft: tuple, packed: tuple,
 ) -> None:  # fmt: skip
-    """:func:`pack_rows`' loops on numba's threads (each row written by one iteration)."""
-    perm = packed[2]
-    for q in prange(point.shape[0]):
-        _point_row(point, q, points, prepared, weight, perm)
-    for g in prange(manifold.shape[0]):
+    """:func:`pack_rows`' loops on numba's threads (each column written by one iteration)."""
+    sides = (point[0], point[1])
+    for g in prange(manifold.shape[1]):
+        _points_of(sides, g, points, prepared, weight, packed)
+    for g in prange(manifold.shape[1]):
         _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
 
 
@@ -225,13 +271,16 @@ def pack_rows(
     points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple, settings: Any, h: float,
     softness: np.ndarray, packed: tuple, threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """The point rows (P_* columns; row ``q`` prepared point ``perm[q]``, warm started, the soft
+    """The point columns (``(2, POINT_COLUMNS, g)``: each manifold's first and second point's P_*
+    values, see :func:`_points_of`; warm started, the soft
     contact treating ``settings.load_memory`` of the warm start as already carried) and the
-    manifold rows (M_* columns, see :func:`_manifold_row`) of the substep ``h`` (s), ``packed``
+    manifold columns (``(MANIFOLD_COLUMNS, g)``, see :func:`_manifold_row`) of the substep ``h``
+    (s), ``packed``
     = ``(order, link, perm)`` (see :func:`colour_rows`); on numba's threads when ``threads`` is
     2 or more (None: a small world's step)."""
-    point = np.empty((packed[2].shape[0], POINT_COLUMNS))
-    manifold = np.empty((manifolds.offsets.shape[0] - 1, MANIFOLD_COLUMNS))
+    groups = manifolds.offsets.shape[0] - 1
+    point = np.empty((2, POINT_COLUMNS, groups))
+    manifold = np.empty((MANIFOLD_COLUMNS, groups))
     inv_hs = 1.0 / h
     hertz = min(settings.contact_hertz, 0.25 * inv_hs)
     soft = (hertz, settings.damping_ratio, h, inv_hs, softness)
@@ -263,16 +312,17 @@ def run_substeps(
     substep of gravity, warm start, ``velocity_iterations`` solve passes, positions <-
     velocities (semi-implicit Euler, moving bodies only), ``relax_iterations`` relax passes (the
     last substep ``final_relax_iterations`` more). Returns the impulses summed over the
-    substeps, ``total (c, 2)`` (normal, tangent; N s)."""
+    substeps, ``total (2, 2, g)`` (first and second point of each manifold; normal, tangent;
+    N s)."""
     body, manifold, link, runs = rows
     n = body.shape[0]
-    c = point.shape[0]
+    groups = manifold.shape[1]
     count = settings.substeps
     h = context.dt / count
     inv_hs = 1.0 / h
     gravity_x = context.gravity_x
     gravity_y = context.gravity_y
-    total = np.zeros((c, 2))
+    total = np.zeros((2, 2, groups))
     impact_speed = impact_threshold(context, settings)
     position = bodies.position
     angle = bodies.angle
@@ -310,11 +360,39 @@ def run_substeps(
                 final_relax_pass(body, point, manifold, link, runs, softness, inv_hs, impact_speed, threads)
         t = profiling.lap(context.ticks, profiling.RELAX, t)
     # The last substep's impulses (the warm starts added the others').
-    for k in range(c):
-        total[k, 0] += point[k, P_NI]
-        total[k, 1] += point[k, P_TI]
+    for side in range(2):
+        for g in range(groups):
+            total[side, 0, g] += point[side, P_NI, g]
+            total[side, 1, g] += point[side, P_TI, g]
     profiling.lap(context.ticks, profiling.RELAX, t)
     return total
+
+
+@njit(cache=True, inline="always")
+def _store_points(
+    point: tuple, packed_total: np.ndarray, link: np.ndarray, perm: np.ndarray, prepared: Prepared,
+    out: tuple,
+) -> None:  # fmt: skip
+    """Each manifold's points' columns (``point`` = ``(first, second)``) back to the prepared
+    points: the last substep's impulses, and into ``out`` = ``(max_normal_impulse, total_normal,
+    total_tangent)`` the largest normal impulse and the totals over the substeps."""
+    first, second = point
+    max_normal_impulse, total_normal, total_tangent = out
+    for g in range(link.shape[0]):
+        q0 = link[g, 2]
+        k = perm[q0]
+        prepared.normal_impulse[k] = first[P_NI, g]
+        prepared.tangent_impulse[k] = first[P_TI, g]
+        max_normal_impulse[k] = first[P_MAXNI, g]
+        total_normal[k] = packed_total[0, 0, g]
+        total_tangent[k] = packed_total[0, 1, g]
+        if link[g, 3] - q0 == 2:
+            k = perm[q0 + 1]
+            prepared.normal_impulse[k] = second[P_NI, g]
+            prepared.tangent_impulse[k] = second[P_TI, g]
+            max_normal_impulse[k] = second[P_MAXNI, g]
+            total_normal[k] = packed_total[1, 0, g]
+            total_tangent[k] = packed_total[1, 1, g]
 
 
 @compiled_only()
@@ -380,13 +458,14 @@ def soft_step(
         bodies.velocity[i, 0] = body[i, B_VX]
         bodies.velocity[i, 1] = body[i, B_VY]
         bodies.angular_velocity[i] = body[i, B_W]
-    for q in range(c):
-        k = perm[q]
-        prepared.normal_impulse[k] = point[q, P_NI]
-        prepared.tangent_impulse[k] = point[q, P_TI]
-        max_normal_impulse[k] = point[q, P_MAXNI]
-        total_normal[k] = packed_total[q, 0]
-        total_tangent[k] = packed_total[q, 1]
+    _store_points(
+        (point[0], point[1]),
+        packed_total,
+        link,
+        perm,
+        prepared,
+        (max_normal_impulse, total_normal, total_tangent),
+    )
     wrap_angles(bodies.angle)
     profiling.lap(context.ticks, profiling.STORE, start)
     return total_normal, total_tangent, max_normal_impulse

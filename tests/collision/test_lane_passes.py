@@ -1,0 +1,90 @@
+"""The contact passes eight manifolds at a time (collision/solvers/iterative/passes.py, _lanes)
+against the pass one manifold at a time, bit for bit, on colours of random contact rows."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+import pytest
+
+from collision.kernels import python_entry
+from collision.solvers.iterative import columns as p
+from collision.solvers.iterative import passes
+from collision.solvers.iterative.colours import colour_manifolds
+
+JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
+
+
+def random_rows(seed: int, n: int = 300, groups: int = 700) -> tuple:
+    """Packed contact rows as the soft step makes them, in colour order: bodies (three static),
+    one- and two-point manifolds with random arms, masses, separations (speculative ones too),
+    warm starts, blocks (some unusable) and softness rows; returns (body, point, manifold,
+    link, starts, softness)."""
+    rng = np.random.default_rng(seed)
+    body = np.zeros((n, p.BODY_COLUMNS))
+    body[:, p.B_VX : p.B_W + 1] = rng.normal(0.0, 1.0, (n, 3))
+    body[3:, p.B_IM] = 1.0 / rng.uniform(0.2, 5.0, n - 3)
+    body[3:, p.B_II] = 1.0 / rng.uniform(0.05, 2.0, n - 3)
+    body[:, p.B_DX : p.B_DA + 1] = rng.normal(0.0, 0.01, (n, 3))
+    a = rng.integers(3, n, groups)
+    b = rng.integers(0, n, groups)
+    b[b == a] = 0
+    original = np.zeros((groups, 4), dtype=np.int64)
+    original[:, 0], original[:, 1] = a, b
+    order, starts = python_entry(colour_manifolds)(original, body[:, p.B_IM] != 0.0)
+    two = rng.random(groups) < 0.7
+    link = np.zeros((groups, 4), dtype=np.int64)
+    q = 0
+    for m, g in enumerate(order):
+        link[m] = (a[g], b[g], q, q + (2 if two[g] else 1))
+        q = link[m, 3]
+    point = np.zeros((2, p.POINT_COLUMNS, groups))
+    point[:, p.P_RNA : p.P_RTB + 1] = rng.normal(0.0, 0.5, (2, 4, groups))
+    point[:, p.P_NMASS] = rng.uniform(0.1, 2.0, (2, groups))
+    point[:, p.P_TMASS] = rng.uniform(0.1, 2.0, (2, groups))
+    point[:, p.P_MU] = rng.choice([0.0, 0.3, 0.6], (2, groups))
+    point[:, p.P_SEP] = rng.normal(-0.005, 0.02, (2, groups))
+    point[:, p.P_NI] = np.maximum(rng.normal(0.05, 0.1, (2, groups)), 0.0)
+    point[:, p.P_TI] = rng.normal(0.0, 0.02, (2, groups))
+    point[:, p.P_REF] = point[:, p.P_NI] * 0.5
+    one = link[:, 3] - link[:, 2] == 1
+    point[1][:, one] = point[0][:, one]  # a one-point manifold's first in both
+    manifold = np.zeros((p.MANIFOLD_COLUMNS, groups))
+    angle = rng.uniform(0.0, 2.0 * math.pi, groups)
+    manifold[p.M_NX], manifold[p.M_NY] = np.cos(angle), np.sin(angle)
+    k11, k22 = rng.uniform(1.0, 3.0, groups), rng.uniform(1.0, 3.0, groups)
+    k12 = rng.uniform(-0.5, 0.9, groups) * np.sqrt(k11 * k22)
+    det = k11 * k22 - k12 * k12
+    manifold[p.M_K11], manifold[p.M_K12], manifold[p.M_K22] = k11, k12, k22
+    manifold[p.M_I11], manifold[p.M_I12], manifold[p.M_I22] = k22 / det, -k12 / det, k11 / det
+    manifold[p.M_OK] = (rng.random(groups) < 0.8) & ~one
+    manifold[p.M_T01 : p.M_NT11 + 1] = rng.normal(0.0, 0.3, (5, groups))
+    softness = np.array([[-30.0, 0.9, 0.1], [-60.0, 0.8, 0.2]] + [[-90.0, 0.7, 0.3]] * groups)
+    manifold[p.M_ROW] = rng.choice([0.0, 1.0], groups)
+    heavy = rng.random(groups) < 0.1
+    manifold[p.M_ROW][heavy] = 2.0 + np.flatnonzero(heavy)
+    return body, point, manifold, link, starts, softness
+
+
+@pytest.mark.skipif(not JIT, reason="the lanes are LLVM vectors: without the JIT the pass is the loop")
+@pytest.mark.parametrize("seed", range(4))
+def test_eight_at_a_time_is_one_at_a_time_bit_for_bit(seed: int) -> None:
+    body, point, manifold, link, starts, softness = random_rows(seed)
+    lanes, loop = python_entry(passes._pass_lanes), python_entry(passes._pass)
+    visit = np.arange(link.shape[0])
+    by_lanes = (body.copy(), point.copy())
+    by_loop = (body.copy(), point.copy())
+    # Solve (bias on) and relax (off, speculative rows left to an impact past 2 m/s) passes.
+    for use_bias, open_speed, max_push in ((True, math.inf, 3.0), (False, 2.0, 0.0), (True, math.inf, 3.0)):
+        for c in range(starts.shape[0] - 2):
+            span = (visit, starts[c], starts[c + 1])
+            args = (softness, 240.0, np.bool_(use_bias), open_speed, max_push)
+            lanes(by_lanes[0], by_lanes[1], manifold, link, span, *args)
+            loop(by_loop[0], by_loop[1], manifold, link, span, *args)
+    assert by_lanes[0].tobytes() == by_loop[0].tobytes()
+    assert by_lanes[1].tobytes() == by_loop[1].tobytes()
+    # The passes did something, in every kind of row.
+    assert not np.array_equal(by_loop[0], body)
+    assert np.any(by_loop[1][:, p.P_NI] == 0.0) and np.any(by_loop[1][:, p.P_NI] > 0.0)
