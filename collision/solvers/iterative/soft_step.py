@@ -131,12 +131,8 @@ def _points_of(
     manifold's first in both: the passes read its second's columns as the first's, as they
     did when both were one row, and never write them)."""
     _, link, perm = packed
-    q0 = link[g, 2]
-    k = perm[q0]
-    _point_row(point[0], g, k, points, prepared, weight)
-    if link[g, 3] - q0 == 2:
-        k = perm[q0 + 1]
-    _point_row(point[1], g, k, points, prepared, weight)
+    _point_row(point[0], g, _point_of(link, perm, g, 0), points, prepared, weight)
+    _point_row(point[1], g, _point_of(link, perm, g, 1), points, prepared, weight)
 
 
 @njit(cache=True, inline="always")
@@ -226,29 +222,9 @@ def _pack_serial(
     allocates nothing): inlined into the soft step, each row's reads of the records' arrays
     counted them up and down (the pyramid's prepare stage 34 -> 23 us a step)."""
     points, prepared, manifolds, weight = rows
-    _, link, perm = packed
-    # Column by column: each loop writes one row of the columns in order (row by row, the
-    # writes went to 24 places at once).
-    for side in range(2):
-        columns = point[side]
-        for g in range(link.shape[0]):
-            k = _point_of(link, perm, g, side)
-            columns[P_RNA, g] = prepared.cross_a[k, 0]
-            columns[P_RNB, g] = prepared.cross_b[k, 0]
-            columns[P_RTA, g] = prepared.cross_a[k, 1]
-            columns[P_RTB, g] = prepared.cross_b[k, 1]
-        for g in range(link.shape[0]):
-            k = _point_of(link, perm, g, side)
-            columns[P_NMASS, g] = prepared.normal_mass[k]
-            columns[P_TMASS, g] = prepared.tangent_mass[k]
-            columns[P_MU, g] = prepared.friction[k]
-            columns[P_SEP, g] = points.separation[k]
-        for g in range(link.shape[0]):
-            k = _point_of(link, perm, g, side)
-            columns[P_NI, g] = prepared.normal_impulse[k]
-            columns[P_TI, g] = prepared.tangent_impulse[k]
-            columns[P_MAXNI, g] = 0.0
-            columns[P_REF, g] = prepared.normal_impulse[k] * weight
+    sides = (point[0], point[1])
+    for g in range(manifold.shape[1]):
+        _points_of(sides, g, points, prepared, weight, packed)
     for g in range(manifold.shape[1]):
         _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
 
@@ -271,13 +247,12 @@ def pack_rows(
     points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple, settings: Any, h: float,
     softness: np.ndarray, packed: tuple, threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """The point columns (``(2, POINT_COLUMNS, g)``: each manifold's first and second point's P_*
-    values, see :func:`_points_of`; warm started, the soft
-    contact treating ``settings.load_memory`` of the warm start as already carried) and the
-    manifold columns (``(MANIFOLD_COLUMNS, g)``, see :func:`_manifold_row`) of the substep ``h``
-    (s), ``packed``
-    = ``(order, link, perm)`` (see :func:`colour_rows`); on numba's threads when ``threads`` is
-    2 or more (None: a small world's step)."""
+    """The point columns (``(2, POINT_COLUMNS, g)``: each manifold's first and second point's
+    P_* values, see :func:`_points_of`; warm started, the soft contact treating
+    ``settings.load_memory`` of the warm start as already carried) and the manifold columns
+    (``(MANIFOLD_COLUMNS, g)``, see :func:`_manifold_row`) of the substep ``h`` (s), ``packed`` =
+    ``(order, link, perm)`` (see :func:`colour_rows`); on numba's threads when ``threads`` is 2
+    or more (None: a small world's step)."""
     groups = manifolds.offsets.shape[0] - 1
     point = np.empty((2, POINT_COLUMNS, groups))
     manifold = np.empty((MANIFOLD_COLUMNS, groups))
