@@ -1,5 +1,7 @@
 """The contact passes eight manifolds at a time (collision/solvers/iterative/passes.py, _lanes)
-against the pass one manifold at a time, bit for bit, on colours of random contact rows."""
+against the pass one manifold at a time, bit for bit, on colours of random contact rows; and a
+small world's levels (collision/solvers/iterative/colours.py, level_order), solved level by
+level, against its list of manifolds solved one by one."""
 
 from __future__ import annotations
 
@@ -12,13 +14,20 @@ import pytest
 from collision.kernels import python_entry
 from collision.solvers.iterative import columns as p
 from collision.solvers.iterative import passes
-from collision.solvers.iterative.colours import colour_manifolds
+from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_manifolds, level_order
 
 JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
-def random_rows(seed: int, n: int = 300, groups: int = 700) -> tuple:
-    """Packed contact rows as the soft step makes them, in colour order: bodies (three static),
+def in_manifold_order(original: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """No packing: the manifolds as listed, one run (and the empty overflow)."""
+    g = original.shape[0]
+    return np.arange(g), np.array([0, g, g])
+
+
+def random_rows(seed: int, n: int = 300, groups: int = 700, schedule: object = None) -> tuple:
+    """Packed contact rows as the soft step makes them, in colour order (or in ``schedule(original,
+    moves)``'s, a function like colour_manifolds): bodies (three static),
     one- and two-point manifolds with random arms, masses, separations (speculative ones too),
     warm starts, blocks (some unusable) and softness rows; returns (body, point, manifold,
     link, starts, softness)."""
@@ -33,7 +42,7 @@ def random_rows(seed: int, n: int = 300, groups: int = 700) -> tuple:
     b[b == a] = 0
     original = np.zeros((groups, 4), dtype=np.int64)
     original[:, 0], original[:, 1] = a, b
-    order, starts = python_entry(colour_manifolds)(original, body[:, p.B_IM] != 0.0)
+    order, starts = (schedule or python_entry(colour_manifolds))(original, body[:, p.B_IM] != 0.0)
     two = rng.random(groups) < 0.7
     link = np.zeros((groups, 4), dtype=np.int64)
     q = 0
@@ -73,13 +82,12 @@ def random_rows(seed: int, n: int = 300, groups: int = 700) -> tuple:
 def test_eight_at_a_time_is_one_at_a_time_bit_for_bit(seed: int) -> None:
     body, point, manifold, link, starts, softness = random_rows(seed)
     lanes, loop = python_entry(passes._pass_lanes), python_entry(passes._pass)
-    visit = np.arange(link.shape[0])
     by_lanes = (body.copy(), point.copy())
     by_loop = (body.copy(), point.copy())
     # Solve (bias on) and relax (off, speculative rows left to an impact past 2 m/s) passes.
     for use_bias, open_speed, max_push in ((True, math.inf, 3.0), (False, 2.0, 0.0), (True, math.inf, 3.0)):
         for c in range(starts.shape[0] - 2):
-            span = (visit, starts[c], starts[c + 1])
+            span = (starts[c], starts[c + 1])
             args = (softness, 240.0, np.bool_(use_bias), open_speed, max_push)
             lanes(by_lanes[0], by_lanes[1], manifold, link, span, *args)
             loop(by_loop[0], by_loop[1], manifold, link, span, *args)
@@ -88,3 +96,76 @@ def test_eight_at_a_time_is_one_at_a_time_bit_for_bit(seed: int) -> None:
     # The passes did something, in every kind of row.
     assert not np.array_equal(by_loop[0], body)
     assert np.any(by_loop[1][:, p.P_NI] == 0.0) and np.any(by_loop[1][:, p.P_NI] > 0.0)
+
+
+def interleaved(count: int, streams: int) -> list[int]:
+    """The small world's list as colours.py documents it: ``streams`` equal runs taken in turn."""
+    chunk = -(-count // streams)
+    return [s * chunk + i for i in range(chunk) for s in range(streams) if s * chunk + i < count]
+
+
+def brute_levels(a: np.ndarray, b: np.ndarray, moves: np.ndarray, sequence: list[int]) -> np.ndarray:
+    """Each manifold's level by its definition: one past the highest level of the manifolds
+    before it in ``sequence`` that share a moving body with it (quadratic, for checking)."""
+    level = np.full(a.shape[0], -1)
+    for i, m in enumerate(sequence):
+        mine = {x for x in (a[m], b[m]) if moves[x]}
+        earlier = [level[e] for e in sequence[:i] if mine & {a[e], b[e]}]
+        level[m] = 1 + max(earlier, default=-1)
+    return level
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_levels_keep_every_body_s_order_and_share_no_moving_body(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    n, groups = int(rng.integers(2, 40)), int(rng.integers(0, 120))
+    moves = rng.random(n) < 0.8
+    a = rng.integers(0, n, groups)
+    b = (a + rng.integers(1, n, groups)) % n if n > 1 else a
+    original = np.zeros((groups, 4), dtype=np.int64)
+    original[:, 0], original[:, 1] = a, b
+    order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
+    sequence = interleaved(groups, SOLVE_STREAMS)
+    level = brute_levels(a, b, moves, sequence)
+    assert sorted(order.tolist()) == list(range(groups))
+    assert starts[0] == 0 and starts[-2] == starts[-1] == groups  # the overflow run is empty
+    for lv in range(starts.shape[0] - 2):
+        run = order[starts[lv] : starts[lv + 1]]
+        assert run.shape[0] > 0 and np.all(level[run] == lv)
+        assert np.all(np.diff(run) > 0)  # manifold order within a level
+        touched = [x for m in run for x in (a[m], b[m]) if moves[x]]
+        assert len(touched) == len(set(touched)), f"level {lv} shares a moving body"
+    assert starts.shape[0] - 2 == (level.max() + 1 if groups else 0)
+    # Every moving body meets its manifolds in the list's order.
+    rank = np.empty(groups, dtype=np.int64)
+    rank[order] = np.arange(groups)
+    for x in np.flatnonzero(moves):
+        mine = [m for m in sequence if x in (a[m], b[m])]
+        assert [rank[m] for m in mine] == sorted(rank[m] for m in mine)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_levels_solved_eight_at_a_time_are_the_list_one_by_one(seed: int) -> None:
+    """A small world's passes: level by level, eight manifolds at a time where a level has them,
+    against the interleaved list solved one by one, bit for bit."""
+    body, point, manifold, link, _, softness = random_rows(seed, n=120, schedule=in_manifold_order)
+    groups = link.shape[0]
+    order, starts = python_entry(level_order)(link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
+    assert np.sum(np.diff(starts) // passes.LANES) > 20  # levels with lanes to fill
+    packed_link = np.zeros_like(link)
+    packed_link[:, :2] = link[order, :2]
+    counts = link[order, 3] - link[order, 2]
+    packed_link[:, 3] = np.cumsum(counts)
+    packed_link[:, 2] = packed_link[:, 3] - counts
+    by_levels = (body.copy(), np.ascontiguousarray(point[:, :, order]))
+    by_list = (body.copy(), point.copy())
+    levels, loop = python_entry(passes._pass_runs), python_entry(passes._pass)
+    for use_bias, open_speed, max_push in ((True, math.inf, 3.0), (False, 2.0, 0.0)):
+        args = (softness, 240.0, np.bool_(use_bias), open_speed, max_push)
+        packed = np.ascontiguousarray(manifold[:, order])
+        levels(by_levels[0], by_levels[1], packed, packed_link, (starts, np.arange(groups)), *args)
+        for m in interleaved(groups, SOLVE_STREAMS):
+            loop(by_list[0], by_list[1], manifold, link, (m, m + 1), *args)
+    assert by_levels[0].tobytes() == by_list[0].tobytes()
+    assert by_levels[1].tobytes() == by_list[1][:, :, order].tobytes()
+    assert not np.array_equal(by_list[0], body)

@@ -132,9 +132,10 @@ def test_big_scene_is_bit_identical_on_one_and_two_threads() -> None:
 
 def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     """In a fresh process with an empty cache: the solve pass for one thread (``threads`` None)
-    compiles the plain pass and not the threaded one (numba drops the branch before typing),
-    so small worlds pay nothing for threads, not even a compile; for two threads, the
-    threaded one and its colours' passes eight manifolds at a time."""
+    compiles the pass by levels (eight manifolds at a time, and one by one) and not the
+    threaded one (numba drops the branch before typing), so small worlds pay nothing for
+    threads, not even a compile; for two threads, the threaded one, which takes the same
+    passes of eight and of one."""
     script = textwrap.dedent(
         """
         import numpy as np
@@ -168,8 +169,8 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     )
     assert out.returncode == 0, out.stderr
     one, two = out.stdout.strip().splitlines()
-    assert one == "['_pass']"
-    assert two == "['_pass_lanes', '_pass_threaded']"
+    assert one == "['_pass', '_pass_lanes', '_pass_runs']"
+    assert two == "['_pass_threaded']"
 
 
 @pytest.mark.parametrize("threads", [None, 1, 2])

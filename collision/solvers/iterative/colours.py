@@ -1,25 +1,29 @@
-"""The order the solver's passes visit the manifolds in.
+"""The order the solver's passes visit the manifolds in, as runs of manifolds that share no
+body that moves: a run's manifolds can be solved in any order, eight at a time in vector lanes
+(collision/solvers/iterative/lane_pass.py) or on several threads, with the same result. Bodies
+that do not move (static, asleep, kinematic: inverse mass and inertia 0 in the solver) are read,
+never written, and do not tie manifolds together (Box2D v3's constraint graph).
 
-A world of fewer than collision.threads.THREADED_BODIES rows: body order. Manifolds are listed
-by body index, so a stack is solved from the ground up in one pass, which carries a heavy
-body's weight down a stack of light ones in fewer passes than any other order (a box of 512 kg
-on nine lighter ones, masses doubling upward, drifts 0.21 m in 10 s in colour order, not at all
-in body order); the passes deal them from ``SOLVE_STREAMS`` far-apart runs in turn
-(``interleaved_order``) so the processor can overlap independent manifolds.
+A world of fewer than collision.threads.THREADED_BODIES rows: body order, in levels. Manifolds
+are listed by body index, so a stack is solved from the ground up in one pass, which carries a
+heavy body's weight down a stack of light ones in fewer passes than any other order (a box of
+512 kg on nine lighter ones, masses doubling upward, drifts 0.21 m in 10 s in colour order, not
+at all in body order). The passes take that list dealt from ``SOLVE_STREAMS`` far-apart runs in
+turn (``interleaved_order``), and :func:`level_order` cuts it into levels: a manifold's level is
+one past the highest level of the manifolds before it that share a moving body with it. Level
+by level, every body meets its manifolds in the list's order, so each impulse is the one the
+list solved one by one would give, bit for bit, and a level's manifolds share no moving body.
 
-A bigger world: graph colouring. Two manifolds of one colour share no body that moves, so a
-colour's manifolds can be solved in any order, or at once on several threads, with the same
-result: the passes take the colours in turn and a colour's manifolds in their own order,
-whatever the thread count. Bodies that do not move (static, asleep, kinematic: inverse mass
-and inertia 0 in the solver) are read, never written, and do not constrain the colouring
-(Box2D v3's constraint graph). Greedy: each manifold, in manifold order, takes the first colour
-neither of its moving bodies has yet. A manifold that finds none of the ``COLOURS`` colours
-goes to the overflow, solved last on one thread.
+A bigger world: graph colouring (:func:`colour_manifolds`), whose runs do not depend on the
+thread count. Greedy: each manifold, in manifold order, takes the first colour neither of its
+moving bodies has yet. A manifold that finds none of the ``COLOURS`` colours goes to the
+overflow, solved last on one thread.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from collision.kernels import compiled_only
 
@@ -51,15 +55,11 @@ def interleaved_order(count: int, streams: int) -> np.ndarray:
 
 
 @compiled_only()
-def colour_packing(
-    original: np.ndarray, moves: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def packed_links(original: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The manifolds of ``original (g, 4)`` (body a, body b, first and end point) packed in
-    colour order (:func:`colour_manifolds`, ``moves`` the rows the solver writes), their
-    points with them: ``(order (g,), starts, link (g, 4), perm (c,))``, packed manifold row
-    ``m`` manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed point
-    row ``q`` point ``perm[q]``."""
-    order, starts = colour_manifolds(original, moves)
+    ``order (g,)`` (packed row ``m`` is manifold ``order[m]``), their points with them: ``(link
+    (g, 4), perm (c,))``, ``link`` the packed manifolds' bodies and their points' packed rows,
+    packed point row ``q`` point ``perm[q]``."""
     groups = order.shape[0]
     link = np.empty((groups, 4), dtype=np.int64)
     perm = np.empty(original[groups - 1, 3] if groups > 0 else 0, dtype=np.int64)
@@ -73,7 +73,54 @@ def colour_packing(
             perm[q] = k
             q += 1
         link[m, 3] = q
-    return order, starts, link, perm
+    return link, perm
+
+
+@compiled_only()
+def level_order(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """The manifolds of ``link (g, 4)`` (body a, body b, ...) in levels of the list
+    ``interleaved_order(g, streams)``: a manifold's level is one past the highest level of the
+    manifolds before it in that list that share a body with it that moves (``moves (n,) bool``).
+    Returns ``(order (g,) int64, starts (k + 2,) int64)``: level ``l``'s manifolds are
+    ``order[starts[l]:starts[l + 1]]`` (in manifold order), and the last run, where
+    :func:`colour_manifolds` puts its overflow, is empty."""
+    g = link.shape[0]
+    # reached[i]: the level after body i's latest manifold so far.
+    reached = np.zeros(moves.shape[0], dtype=np.int64)
+    level = np.empty(g, dtype=np.int64)
+    top = 0
+    for m in interleaved_order(g, streams):
+        a = link[m, 0]
+        b = link[m, 1]
+        lv = 0
+        if moves[a]:
+            lv = reached[a]
+        if moves[b]:
+            lv = max(lv, reached[b])
+        level[m] = lv
+        if moves[a]:
+            reached[a] = lv + 1
+        if moves[b]:
+            reached[b] = lv + 1
+        top = max(top, lv + 1)
+    return _by_run(level, top + 1)
+
+
+@njit(cache=True, inline="always")
+def _by_run(run: np.ndarray, runs: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(order (g,), starts (runs + 1,))``: the manifolds ``m`` of ``run[m]`` = 0 .. runs - 1,
+    run by run, each run in manifold order (a counting sort)."""
+    starts = np.zeros(runs + 1, dtype=np.int64)
+    for m in range(run.shape[0]):
+        starts[run[m] + 1] += 1
+    for r in range(runs):
+        starts[r + 1] += starts[r]
+    fill = starts[:-1].copy()
+    order = np.empty(run.shape[0], dtype=np.int64)
+    for m in range(run.shape[0]):
+        order[fill[run[m]]] = m
+        fill[run[m]] += 1
+    return order, starts
 
 
 @compiled_only()
@@ -88,7 +135,6 @@ def colour_manifolds(link: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, n
     n = moves.shape[0]
     used = np.zeros(n, dtype=np.uint64)
     colour = np.empty(g, dtype=np.int64)
-    counts = np.zeros(COLOURS + 1, dtype=np.int64)
     top = 0
     for m in range(g):
         a = link[m, 0]
@@ -109,17 +155,8 @@ def colour_manifolds(link: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, n
                 used[b] |= bit
             top = max(top, c + 1)
         colour[m] = c
-        counts[c] += 1
     # Colours 0 .. top-1, then the overflow.
-    starts = np.zeros(top + 2, dtype=np.int64)
-    for c in range(top):
-        starts[c + 1] = starts[c] + counts[c]
-    starts[top + 1] = starts[top] + counts[COLOURS]
-    fill = starts[:-1].copy()
-    order = np.empty(g, dtype=np.int64)
     for m in range(g):
-        c = colour[m]
-        slot = top if c == COLOURS else c
-        order[fill[slot]] = m
-        fill[slot] += 1
-    return order, starts
+        if colour[m] == COLOURS:
+            colour[m] = top
+    return _by_run(colour, top + 1)

@@ -200,8 +200,8 @@ def _pass(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, span: tuple,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
-    """One pass of sequential impulses over the packed manifolds ``visit[lo:hi]`` (``span`` =
-    ``(visit, lo, hi)``, see soft_step.colour_rows); ``use_bias``:
+    """One pass of sequential impulses over the packed manifolds ``lo:hi`` (``span`` = ``(lo,
+    hi)``, see soft_step.colour_rows); ``use_bias``:
     push overlaps apart (solve) or not (relax); ``open_speed``: speculative rows keep the next
     substep's approach within their gap unless faster than this (see ``final_relax_pass``).
     Compiled once and inlined by LLVM (``forceinline``) into ``solve_pass``, ``relax_pass`` and
@@ -217,11 +217,10 @@ def _pass(
     M_T01, M_NT*): the impulses of re-reading the velocities after every row, without the long
     dependency chain through the bodies' velocities.
     """
-    visit, lo, hi = span
+    lo, hi = span
     first = point[0]
     second = point[1]
-    for gg in range(lo, hi):
-        g = visit[gg]
+    for g in range(lo, hi):
         a = link[g, 0]
         b = link[g, 1]
         two = link[g, 3] - link[g, 2] == 2
@@ -302,23 +301,35 @@ def _pass_lanes(
     body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, span: tuple,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
-    """:func:`_pass` over the rows ``lo:hi`` of one colour (``span`` = ``(visit, lo, hi)``,
-    ``visit`` the rows in order), LANES manifolds at a time (:func:`_lanes`), the last few one
-    by one: the same impulses and velocities."""
-    visit, lo, hi = span
+    """:func:`_pass` over the rows ``lo:hi`` of one colour (``span`` = ``(lo, hi)``), LANES
+    manifolds at a time (:func:`_lanes`), the last few one by one: the same impulses and
+    velocities."""
+    lo, hi = span
     g = lo
     if VECTOR:
         while g + LANES <= hi:
             _lanes(body, point, manifold, link, g, softness, inv_h, use_bias, open_speed, max_push)
             g += LANES
-    _pass(body, point, manifold, link, (visit, g, hi), softness, inv_h, use_bias, open_speed, max_push)
+    _pass(body, point, manifold, link, (g, hi), softness, inv_h, use_bias, open_speed, max_push)
 
 
-@njit(cache=True, inline="always")
-def _whole(runs: tuple) -> tuple:
-    """The span of every packed manifold of ``runs`` = ``(starts, visit)``, for ``_pass``."""
-    starts, visit = runs
-    return visit, np.int64(0), starts[-1]  # not a literal: _pass compiles for int64 bounds once
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _pass_runs(
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
+) -> None:  # fmt: skip
+    """``_pass`` run by run of ``runs`` = ``(starts, warm)`` (see soft_step.colour_rows) on one
+    thread, the manifolds of each run but the last sharing no moving body, so eight at a time
+    (:func:`_pass_lanes`)."""
+    starts = runs[0]
+    last = starts.shape[0] - 2
+    for c in range(last):
+        _pass_lanes(
+            body, point, manifold, link, (starts[c], starts[c + 1]), softness, inv_h, use_bias,
+            open_speed, max_push,
+        )  # fmt: skip
+    span = (starts[last], starts[last + 1])
+    _pass(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
 
 
 @compiled_only(parallel=True, **UNCOUNTED)
@@ -327,25 +338,25 @@ def _pass_threaded(
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
     threads: int,
 ) -> None:  # fmt: skip
-    """``_pass`` colour by colour of ``runs`` = ``(starts, visit)``, each colour of at least
+    """``_pass`` colour by colour of ``runs`` = ``(starts, warm)``, each colour of at least
     PARALLEL_COLOUR manifolds cut into ``threads`` spans solved on numba's threads (with 2 or
     more): its manifolds share no moving body, so the result is the same."""
-    starts, visit = runs
+    starts = runs[0]
     last = starts.shape[0] - 2  # the overflow: its manifolds may share bodies
     for c in range(last + 1):
         lo = starts[c]
         size = starts[c + 1] - lo
         if threads > 1 and c < last and size >= PARALLEL_COLOUR:
             for t in prange(threads):
-                span = (visit, lo + size * t // threads, lo + size * (t + 1) // threads)
+                span = (lo + size * t // threads, lo + size * (t + 1) // threads)
                 _pass_lanes(
                     body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push
                 )
         elif c < last:
-            span = (visit, lo, lo + size)
+            span = (lo, lo + size)
             _pass_lanes(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
         else:
-            span = (visit, lo, lo + size)
+            span = (lo, lo + size)
             _pass(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
 
 
@@ -367,7 +378,7 @@ def solve_pass(
     # np.bool_: not a literal, so _pass compiles once (numba compiles a kernel again for each
     # literal value it is passed); LLVM still folds the constant where it inlines _pass.
     if threads is None:
-        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(True), math.inf, max_push)
+        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push)
     else:
         _pass_threaded(
             body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push, threads
@@ -382,7 +393,7 @@ def relax_pass(
     """``solve_pass`` without the push-out: overlapping rows only stop approach; speculative rows
     still close at most their gap within the next substep."""
     if threads is None:
-        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(False), math.inf, 0.0)
+        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0)
     else:
         _pass_threaded(
             body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0, threads
@@ -397,7 +408,7 @@ def final_relax_pass(
     """``relax_pass`` after the step's last move, but an unloaded row whose gap stayed open and closes
     faster than ``impact_speed`` is left to the next step's contact, which meets that impact."""
     if threads is None:
-        _pass(body, point, manifold, link, _whole(runs), softness, inv_h, np.bool_(False), impact_speed, 0.0)
+        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0)
     else:
         _pass_threaded(
             body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0, threads
@@ -459,18 +470,20 @@ def _warm_start_manifold(
 
 @compiled_only(**UNCOUNTED)
 def warm_start_pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
     totals: tuple, threads: int | None,
 ) -> None:  # fmt: skip
     """Apply every point's accumulated impulses, manifold by manifold (packed columns), on
-    ``threads`` (None: one; see ``solve_pass``). ``totals`` = ``(total (2, 2, g), add)``: with
-    ``add`` (np.bool_) set, the impulses are also added to ``total``, the sum over the substeps
-    of each point's impulses at their end: this pass reads them anyway, where a loop of its own
-    read every point's columns again."""
+    ``threads`` (None: one, the packed rows in the order ``runs`` = ``(starts, warm)`` lists
+    them; see ``solve_pass``). ``totals`` = ``(total (2, 2, g), add)``: with ``add``
+    (np.bool_) set, the impulses are also added to ``total``, the sum over the substeps of each
+    point's impulses at their end: this pass reads them anyway, where a loop of its own read
+    every point's columns again."""
+    starts, warm = runs
     if threads is None:
         rows = (point[0], point[1])
-        for g in range(link.shape[0]):
-            _warm_start_manifold(body, rows, manifold, link, g, totals)
+        for m in range(warm.shape[0]):
+            _warm_start_manifold(body, rows, manifold, link, warm[m], totals)
     else:
         _warm_start_threaded(body, point, manifold, link, starts, totals, threads > 1)
 
@@ -499,7 +512,7 @@ def _interpreted_lanes(
 ) -> None:  # fmt: skip
     """:func:`_lanes` while the engine is interpreted (its lanes are LLVM vectors): the scalar
     pass over the same manifolds, the same answer."""
-    span = (np.arange(g + LANES), g, g + LANES)
+    span = (g, g + LANES)
     _pass.py_func(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
 
 

@@ -27,7 +27,7 @@ from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, wrap_angles
 from collision.kernels import compiled_only
-from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_packing, interleaved_order
+from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_manifolds, level_order, packed_links
 from collision.solvers.iterative.columns import (
     B_DA,
     B_DX,
@@ -143,25 +143,29 @@ def colour_rows(
     inv_inertia: np.ndarray,
     threads: int | None,
 ) -> tuple[np.ndarray, tuple, np.ndarray, np.ndarray]:
-    """The manifolds in the passes' order (collision/solvers/iterative/colours.py: body order
-    when ``threads`` is None, a small world's; else colour order) and their points with them:
-    ``(order (g,), (starts, visit), link (g, 4), perm (c,))``, where packed manifold row ``m``
-    is manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed point row
-    ``q`` point ``perm[q]``; the passes take the runs of rows ``starts`` gives (the last on one
-    thread), each in the order ``visit`` lists its rows."""
+    """The manifolds in the passes' order (collision/solvers/iterative/colours.py: levels of body
+    order when ``threads`` is None, a small world's; else colour order) and their points with
+    them: ``(order (g,), (starts, warm), link (g, 4), perm (c,))``, where packed manifold row
+    ``m`` is manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed
+    point row ``q`` point ``perm[q]``; the passes take the runs of rows ``starts`` gives (the
+    last on one thread). ``warm``: the packed rows in manifold order, which a small world's
+    warm start adds its impulses to each body in (the order of a sum's terms sets its last
+    bits)."""
     original = manifold_links(prepared, manifolds)
     groups = original.shape[0]
-    if threads is None:
-        starts = np.zeros(2, dtype=np.int64)
-        starts[1] = groups
-        visit = interleaved_order(groups, SOLVE_STREAMS)
-        return np.arange(groups), (starts, visit), original, np.arange(prepared.body_a.shape[0])
     n = inv_mass.shape[0]
     moves = np.empty(n, dtype=np.bool_)
     for i in range(n):
         moves[i] = inv_mass[i] != 0.0 or inv_inertia[i] != 0.0
-    order, starts, link, perm = colour_packing(original, moves)
-    return order, (starts, np.arange(groups)), link, perm
+    if threads is None:
+        order, starts = level_order(original, moves, SOLVE_STREAMS)
+    else:
+        order, starts = colour_manifolds(original, moves)
+    link, perm = packed_links(original, order)
+    warm = np.empty(groups, dtype=np.int64)
+    for m in range(groups):
+        warm[order[m]] = m
+    return order, (starts, warm), link, perm
 
 
 @njit(cache=True, inline="always")
@@ -309,7 +313,7 @@ def run_substeps(
                 body[i, B_VY] += gravity_y * h
         t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
         # Each warm start but the first also adds the impulses the last substep ended with.
-        warm_start_pass(body, point, manifold, link, runs[0], (total, np.bool_(sub > 0)), threads)
+        warm_start_pass(body, point, manifold, link, runs, (total, np.bool_(sub > 0)), threads)
         t = profiling.lap(context.ticks, profiling.WARM_START, t)
         for _ in range(settings.velocity_iterations):
             solve_pass(body, point, manifold, link, runs, softness, inv_hs, settings.max_push_speed, threads)
