@@ -399,23 +399,67 @@ def _gather(typingctx: Any, array: Any, rows: Any, column: Any) -> Any:
 
 
 @intrinsic
-def _scatter(typingctx: Any, array: Any, rows: Any, column: Any, vector: Any, mask: Any) -> Any:
-    """``array[rows[l], column] = vector[l]`` for the lanes l where ``mask`` holds, in lane
-    order (C-contiguous 2-d float64 ``array``)."""
-    if not (_is_rows(array) and array.ndim == 2) or rows != i64x8 or vector != f64x8 or mask != b1x8:
+def _rows_at(typingctx: Any, array: Any, rows: Any) -> Any:
+    """Columns 0 .. LANES - 1 of the rows ``rows`` of ``array`` (a C-contiguous 2-d float64
+    array of LANES columns) as LANES vectors: vector j, lane l is ``array[rows[l], j]``. Each
+    row is one load, and a transpose turns rows into columns (where gathering column by column
+    takes a load per lane and column)."""
+    if not (_is_rows(array) and array.ndim == 2) or rows != i64x8:
         return None
 
     def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
-        column_value = context.cast(builder, args[2], sig.args[2], types.int64)
+        vector_type = ir.VectorType(_F64, LANES)
+        zero = ir.Constant(_I64, 0)
+        loaded = []
+        for k in range(LANES):
+            row = builder.extract_element(args[1], ir.Constant(_I32, k))
+            pointer = _element_pointer(context, builder, sig.args[0], args[0], row, zero)
+            loaded.append(builder.load(builder.bitcast(pointer, vector_type.as_pointer()), align=8))
+        # Three rounds of pairwise shuffles, each swapping blocks of 1, 2 then 4 lanes.
+        for width in (1, 2, 4):
+            after = list(loaded)
+            for low in range(LANES):
+                if low & width:
+                    continue
+                high = low + width
+                lo_mask = [i if (i // width) % 2 == 0 else i - width + LANES for i in range(LANES)]
+                hi_mask = [i + width if (i // width) % 2 == 0 else i + LANES for i in range(LANES)]
+                after[low] = builder.shuffle_vector(loaded[low], loaded[high], _mask(lo_mask))
+                after[high] = builder.shuffle_vector(loaded[low], loaded[high], _mask(hi_mask))
+            loaded = after
+        return context.make_tuple(builder, sig.return_type, loaded)
+
+    return types.UniTuple(f64x8, LANES)(array, rows), codegen
+
+
+@intrinsic
+def _store_rows_at(typingctx: Any, array: Any, rows: Any, vectors: Any, mask: Any) -> Any:
+    """``array[rows[l], j] = vectors[j][l]`` for every j of the tuple ``vectors`` and the lanes
+    l where ``mask`` holds, lane by lane (C-contiguous 2-d float64 ``array``): one test per
+    lane for all its columns, where :func:`_scatter` tests each lane once per column."""
+    if (
+        not (_is_rows(array) and array.ndim == 2)
+        or rows != i64x8
+        or mask != b1x8
+        or not isinstance(vectors, types.UniTuple)
+        or vectors.dtype != f64x8
+    ):
+        return None
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        columns = [builder.extract_value(args[2], j) for j in range(sig.args[2].count)]
         for k in range(LANES):
             lane_index = ir.Constant(_I32, k)
-            with builder.if_then(builder.extract_element(args[4], lane_index)):
+            with builder.if_then(builder.extract_element(args[3], lane_index)):
                 row = builder.extract_element(args[1], lane_index)
-                pointer = _element_pointer(context, builder, sig.args[0], args[0], row, column_value)
-                builder.store(builder.extract_element(args[3], lane_index), pointer)
+                for j, vector in enumerate(columns):
+                    pointer = _element_pointer(
+                        context, builder, sig.args[0], args[0], row, ir.Constant(_I64, j)
+                    )
+                    builder.store(builder.extract_element(vector, lane_index), pointer)
         return context.get_dummy_value()
 
-    return types.none(array, rows, column, vector, mask), codegen
+    return types.none(array, rows, vectors, mask), codegen
 
 
 @intrinsic
@@ -490,7 +534,8 @@ if TYPE_CHECKING:  # what the intrinsics take and give, for type checkers (numba
     def load_row(array: Any, row: int, start: int) -> Lanes: ...
     def store_row(array: Any, row: int, start: int, vector: Lanes) -> None: ...
     def gather(array: Any, rows: Lanes, column: int) -> Lanes: ...
-    def scatter(array: Any, rows: Lanes, column: int, vector: Lanes, mask: Lanes) -> None: ...
+    def rows_at(array: Any, rows: Lanes) -> tuple[Lanes, ...]: ...
+    def store_rows_at(array: Any, rows: Lanes, vectors: tuple[Lanes, ...], mask: Lanes) -> None: ...
     def column(array: Any, column: int, start: int) -> Lanes: ...
     def to_index(vector: Lanes) -> Lanes: ...
     def index_equal(a: Lanes, b: Lanes) -> Lanes: ...
@@ -505,7 +550,13 @@ else:
         _first_equal,
         _following,
     )
-    load_row, store_row, gather, scatter = _load_row, _store_row, _gather, _scatter
+    load_row, store_row, gather, rows_at, store_rows_at = (
+        _load_row,
+        _store_row,
+        _gather,
+        _rows_at,
+        _store_rows_at,
+    )
     column, to_index, index_equal, index_offset = _column, _to_index, _index_equal, _index_offset
 
 

@@ -16,11 +16,15 @@ if JIT:
     from collision.simd import (
         LANES,
         below,
+        column,
         first_equal,
         following,
         largest,
+        rows_at,
         splat,
         sqrt,
+        store_row,
+        store_rows_at,
         store_xy_rows,
         where,
         xy_rows,
@@ -49,6 +53,18 @@ if JIT:
         top = largest(a)
         index, exact = first_equal(a, top)
         return top, index, exact
+
+    @njit(cache=False)
+    def _rows(array: np.ndarray, index: np.ndarray, out: np.ndarray) -> None:
+        columns = rows_at(array, column(index, 0, 0))
+        for j in range(LANES):
+            store_row(out, j, 0, columns[j])
+
+    @njit(cache=False)
+    def _store_rows(array: np.ndarray, index: np.ndarray, values: np.ndarray, mask: np.ndarray) -> None:
+        rows = column(index, 0, 0)
+        a, b = xy_rows(values)
+        store_rows_at(array, rows, (a, b, a * b), xy_rows(mask)[0] > 0.0)
 
 
 def bits(values: np.ndarray) -> bytes:
@@ -109,3 +125,24 @@ def test_following_largest_and_first_equal() -> None:
         first = int(np.flatnonzero(a == top)[0])
         assert index == first
         assert bits(np.array([exact])) == bits(a[first : first + 1])
+
+
+def test_rows_at_and_store_rows_at_are_the_rows_lane_by_lane() -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(50):
+        array = rng.normal(size=(12, LANES))
+        array[rng.random(array.shape) < 0.2] = -0.0
+        index = rng.integers(0, 12, size=(LANES, 1)).astype(np.int64)  # repeats too
+        out = np.zeros((LANES, LANES))
+        _rows(array, index, out)
+        assert bits(out) == bits(array[index[:, 0]].T)  # column j, lane l: array[index[l], j]
+        values = awkward_lanes(rng)
+        mask = (rng.random((LANES, 2)) < 0.6).astype(np.float64)
+        expected = array.copy()
+        for lane in range(LANES):  # lane order: of two lanes on one row, the later writes last
+            if mask[lane, 0]:
+                a, b = values[lane]
+                with np.errstate(invalid="ignore"):  # inf times 0, as the lanes do
+                    expected[index[lane, 0], :3] = (a, b, a * b)
+        _store_rows(array, index, values, mask)
+        assert bits(array) == bits(expected)

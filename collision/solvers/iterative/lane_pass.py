@@ -19,9 +19,10 @@ from collision.simd import (
     load_row,
     maximum,
     minimum,
-    scatter,
+    rows_at,
     splat,
     store_row,
+    store_rows_at,
     to_index,
     where,
 )
@@ -83,21 +84,22 @@ def _lanes(
     ny = load_row(manifold, M_NY, g)
     tx = -ny
     ty = nx
-    vax = gather(body, a, B_VX)
-    vay = gather(body, a, B_VY)
-    wa = gather(body, a, B_W)
-    vbx = gather(body, b, B_VX)
-    vby = gather(body, b, B_VY)
-    wb = gather(body, b, B_W)
+    # Every body column of the eight a bodies, then of the b bodies (BODY_COLUMNS == LANES).
+    body_a = rows_at(body, a)
+    body_b = rows_at(body, b)
+    vax = body_a[B_VX]
+    vay = body_a[B_VY]
+    wa = body_a[B_W]
+    vbx = body_b[B_VX]
+    vby = body_b[B_VY]
+    wb = body_b[B_W]
     dvx = vax - vbx
     dvy = vay - vby
     vn_lin = dvx * nx + dvy * ny
     vt_lin = dvx * tx + dvy * ty
-    dn = (gather(body, a, B_DX) - gather(body, b, B_DX)) * nx + (
-        gather(body, a, B_DY) - gather(body, b, B_DY)
-    ) * ny
-    dta = gather(body, a, B_DA)
-    dtb = gather(body, b, B_DA)
+    dn = (body_a[B_DX] - body_b[B_DX]) * nx + (body_a[B_DY] - body_b[B_DY]) * ny
+    dta = body_a[B_DA]
+    dtb = body_b[B_DA]
     row = to_index(load_row(manifold, M_ROW, g))
     bias_rate = gather(softness, row, 0)
     mass_scale = gather(softness, row, 1)
@@ -170,22 +172,21 @@ def _lanes(
     store_row(second, P_TI, g, ti1)
     ft1 = where(two, ti1 - old1, zero)
 
-    ima = gather(body, a, B_IM)
-    iia = gather(body, a, B_II)
-    imb = gather(body, b, B_IM)
-    iib = gather(body, b, B_II)
+    ima = body_a[B_IM]
+    iia = body_a[B_II]
+    imb = body_b[B_IM]
+    iib = body_b[B_II]
     ft = ft0 + ft1
     fn = fn0 + fn1
     px = fn * nx + ft * tx
     py = fn * ny + ft * ty
     moves_a = (ima != 0.0) | (iia != 0.0)
     moves_b = (imb != 0.0) | (iib != 0.0)
-    scatter(body, a, B_VX, vax + ima * px, moves_a)
-    scatter(body, a, B_VY, vay + ima * py, moves_a)
-    scatter(body, a, B_W, wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1), moves_a)
-    scatter(body, b, B_VX, vbx - imb * px, moves_b)
-    scatter(body, b, B_VY, vby - imb * py, moves_b)
-    scatter(body, b, B_W, wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1), moves_b)
+    # Columns B_VX, B_VY, B_W: the first three of a body row.
+    wa_new = wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1)
+    wb_new = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
+    store_rows_at(body, a, (vax + ima * px, vay + ima * py, wa_new), moves_a)
+    store_rows_at(body, b, (vbx - imb * px, vby - imb * py, wb_new), moves_b)
 
 
 @njit(cache=True, inline="always")
