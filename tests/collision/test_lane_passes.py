@@ -1,7 +1,7 @@
-"""The contact passes eight manifolds at a time (collision/solvers/iterative/passes.py, _lanes)
-against the pass one manifold at a time, bit for bit, on colours of random contact rows; and a
-small world's levels (collision/solvers/iterative/colours.py, level_order), solved level by
-level, against its list of manifolds solved one by one."""
+"""The contact passes eight manifolds at a time (collision/solvers/iterative/passes.py, _lanes
+and _warm_lanes) against the passes one manifold at a time, bit for bit, on colours of random
+contact rows; and a small world's levels (collision/solvers/iterative/colours.py, level_order),
+solved level by level, against its list of manifolds solved one by one."""
 
 from __future__ import annotations
 
@@ -163,9 +163,29 @@ def test_levels_solved_eight_at_a_time_are_the_list_one_by_one(seed: int) -> Non
     for use_bias, open_speed, max_push in ((True, math.inf, 3.0), (False, 2.0, 0.0)):
         args = (softness, 240.0, np.bool_(use_bias), open_speed, max_push)
         packed = np.ascontiguousarray(manifold[:, order])
-        levels(by_levels[0], by_levels[1], packed, packed_link, (starts, np.arange(groups)), *args)
+        levels(by_levels[0], by_levels[1], packed, packed_link, starts, *args)
         for m in interleaved(groups, SOLVE_STREAMS):
             loop(by_list[0], by_list[1], manifold, link, (m, m + 1), *args)
     assert by_levels[0].tobytes() == by_list[0].tobytes()
     assert by_levels[1].tobytes() == by_list[1][:, :, order].tobytes()
     assert not np.array_equal(by_list[0], body)
+
+
+@pytest.mark.skipif(not JIT, reason="the lanes are LLVM vectors: without the JIT the pass is the loop")
+@pytest.mark.parametrize("seed", range(3))
+def test_warm_start_eight_at_a_time_is_one_at_a_time_bit_for_bit(seed: int) -> None:
+    body, point, manifold, link, starts, _ = random_rows(seed)
+    spans, one = python_entry(passes._warm_start_span), python_entry(passes._warm_start_manifold)
+    groups = link.shape[0]
+    total = np.random.default_rng(seed).normal(size=(2, 2, groups))
+    by_lanes = (body.copy(), total.copy())
+    by_loop = (body.copy(), total.copy())
+    rows = (point[0], point[1])
+    for add in (False, True):
+        for c in range(starts.shape[0] - 2):
+            spans(by_lanes[0], rows, manifold, link, (starts[c], starts[c + 1]), (by_lanes[1], np.bool_(add)))
+            for g in range(starts[c], starts[c + 1]):
+                one(by_loop[0], rows, manifold, link, g, (by_loop[1], np.bool_(add)))
+    assert by_lanes[0].tobytes() == by_loop[0].tobytes()
+    assert by_lanes[1].tobytes() == by_loop[1].tobytes()
+    assert not np.array_equal(by_loop[0], body) and not np.array_equal(by_loop[1], total)

@@ -350,14 +350,21 @@ def deep_pile(seed: int, count: int = 200, columns: int = 5) -> World:
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_deep_pile_comes_to_rest_without_bursts(seed: int) -> None:
+    """After 14 s, the last second: no body moves 2 cm, and no step ends with a body faster than
+    the engine's sleep speed. Below that, a body wedged between two others can end each step
+    with the one relax pass's residual (2.4 cm/s in one of these piles), which the next step's
+    solve takes back: that body moved 2.4 mm in the second."""
     world = deep_pile(seed)
     moving = ~np.asarray(world.static)
     fastest = 0.0
     for step in range(900):
         world.step(DT)
+        if step == 839:
+            before = world.position[moving].copy()
         if step >= 840:  # the last second: every step, not just the last one
             fastest = max(fastest, float(np.linalg.norm(world.velocity[moving], axis=1).max()))
     assert np.isfinite(world.position).all()
     inside = np.abs(world.position[moving, 0]) < 0.8 * 5 + 0.2
     assert inside.all()
-    assert fastest < 0.02
+    assert np.linalg.norm(world.position[moving] - before, axis=1).max() < 0.02
+    assert fastest < world.solver_settings("iterative").sleep_linear_speed

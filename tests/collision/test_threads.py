@@ -153,8 +153,8 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
 
         def body(threads):
             link = np.zeros((1, 4), dtype=np.int64)
-            runs = (np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64))
-            s.solve_pass(np.zeros((2, 8)), np.zeros((2, 12, 1)), np.zeros((15, 1)), link, runs,
+            starts = np.zeros(2, dtype=np.int64)
+            s.solve_pass(np.zeros((2, 8)), np.zeros((2, 12, 1)), np.zeros((15, 1)), link, starts,
                      np.zeros((3, 3)), 240.0, 3.0, threads)
 
         for threads in (None, 2):

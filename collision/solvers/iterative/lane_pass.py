@@ -1,6 +1,7 @@
 """The contact passes eight manifolds at a time: :func:`_lanes`, one manifold of a colour per
 lane of collision/simd.py's vectors, what collision/solvers/iterative/passes.py's ``_pass`` does
-one at a time, with the same results bit for bit."""
+one at a time, and :func:`_warm_lanes`, its ``_warm_start_manifold``, with the same results bit
+for bit."""
 
 from __future__ import annotations
 
@@ -250,3 +251,50 @@ def _lane_block(
         keep_both, both1, where(keep_only0, zero, where(keep_only1, only1, where(keep_none, zero, l1)))
     )
     return x0, x1
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _warm_lanes(
+    body: np.ndarray, point: tuple, manifold: np.ndarray, link: np.ndarray, g: int, totals: tuple
+) -> None:
+    """:func:`_warm_start_manifold` on the LANES manifolds ``g`` .. ``g + LANES - 1`` at once
+    (manifolds of one run, which share no moving body): the same sums in the same order."""
+    first, second = point
+    total, add = totals
+    zero = splat(0.0)
+    a = column(link, 0, g)
+    b = column(link, 1, g)
+    two = index_equal(column(link, 3, g), index_offset(column(link, 2, g), 2))
+    nx = load_row(manifold, M_NX, g)
+    ny = load_row(manifold, M_NY, g)
+    ni0 = load_row(first, P_NI, g)
+    ti0 = load_row(first, P_TI, g)
+    ni1 = load_row(second, P_NI, g)
+    ti1 = load_row(second, P_TI, g)
+    if add:
+        store_row(total[0], 0, g, load_row(total[0], 0, g) + ni0)
+        store_row(total[0], 1, g, load_row(total[0], 1, g) + ti0)
+        old_n = load_row(total[1], 0, g)
+        old_t = load_row(total[1], 1, g)
+        store_row(total[1], 0, g, where(two, old_n + ni1, old_n))
+        store_row(total[1], 1, g, where(two, old_t + ti1, old_t))
+    px = zero + (ni0 * nx - ti0 * ny)
+    py = zero + (ni0 * ny + ti0 * nx)
+    la = zero + (ni0 * load_row(first, P_RNA, g) + ti0 * load_row(first, P_RTA, g))
+    lb = zero + (ni0 * load_row(first, P_RNB, g) + ti0 * load_row(first, P_RTB, g))
+    px = where(two, px + (ni1 * nx - ti1 * ny), px)
+    py = where(two, py + (ni1 * ny + ti1 * nx), py)
+    la = where(two, la + (ni1 * load_row(second, P_RNA, g) + ti1 * load_row(second, P_RTA, g)), la)
+    lb = where(two, lb + (ni1 * load_row(second, P_RNB, g) + ti1 * load_row(second, P_RTB, g)), lb)
+    body_a = rows_at(body, a)
+    body_b = rows_at(body, b)
+    ima = body_a[B_IM]
+    iia = body_a[B_II]
+    imb = body_b[B_IM]
+    iib = body_b[B_II]
+    moves_a = (ima != 0.0) | (iia != 0.0)
+    moves_b = (imb != 0.0) | (iib != 0.0)
+    new_a = (body_a[B_VX] + ima * px, body_a[B_VY] + ima * py, body_a[B_W] + iia * la)
+    new_b = (body_b[B_VX] - imb * px, body_b[B_VY] - imb * py, body_b[B_W] - iib * lb)
+    store_rows_at(body, a, new_a, moves_a)
+    store_rows_at(body, b, new_b, moves_b)

@@ -63,7 +63,7 @@ from collision.solvers.iterative.columns import (
     P_TI,
     P_TMASS,
 )
-from collision.solvers.iterative.lane_pass import _lanes
+from collision.solvers.iterative.lane_pass import _lanes, _warm_lanes
 
 #: Fewest manifolds in a colour that its pass splits between threads.
 PARALLEL_COLOUR = 256
@@ -315,13 +315,12 @@ def _pass_lanes(
 
 @compiled_only(forceinline=True, **UNCOUNTED)
 def _pass_runs(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
 ) -> None:  # fmt: skip
-    """``_pass`` run by run of ``runs`` = ``(starts, warm)`` (see soft_step.colour_rows) on one
+    """``_pass`` run by run of the packed rows (``starts``, see soft_step.colour_rows) on one
     thread, the manifolds of each run but the last sharing no moving body, so eight at a time
     (:func:`_pass_lanes`)."""
-    starts = runs[0]
     last = starts.shape[0] - 2
     for c in range(last):
         _pass_lanes(
@@ -334,14 +333,13 @@ def _pass_runs(
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _pass_threaded(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     softness: np.ndarray, inv_h: float, use_bias: bool | np.bool_, open_speed: float, max_push: float,
     threads: int,
 ) -> None:  # fmt: skip
-    """``_pass`` colour by colour of ``runs`` = ``(starts, warm)``, each colour of at least
+    """``_pass`` colour by colour (``starts``, see soft_step.colour_rows), each colour of at least
     PARALLEL_COLOUR manifolds cut into ``threads`` spans solved on numba's threads (with 2 or
     more): its manifolds share no moving body, so the result is the same."""
-    starts = runs[0]
     last = starts.shape[0] - 2  # the overflow: its manifolds may share bodies
     for c in range(last + 1):
         lo = starts[c]
@@ -362,7 +360,7 @@ def _pass_threaded(
 
 @compiled_only(**UNCOUNTED)
 def solve_pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     softness: np.ndarray, inv_h: float, max_push: float, threads: int | None,
 ) -> None:  # fmt: skip
     """One pass of sequential impulses with the soft push-out over every manifold (packed
@@ -378,40 +376,40 @@ def solve_pass(
     # np.bool_: not a literal, so _pass compiles once (numba compiles a kernel again for each
     # literal value it is passed); LLVM still folds the constant where it inlines _pass.
     if threads is None:
-        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push)
+        _pass_runs(body, point, manifold, link, starts, softness, inv_h, np.bool_(True), math.inf, max_push)
     else:
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(True), math.inf, max_push, threads
+            body, point, manifold, link, starts, softness, inv_h, np.bool_(True), math.inf, max_push, threads
         )
 
 
 @compiled_only(**UNCOUNTED)
 def relax_pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     softness: np.ndarray, inv_h: float, threads: int | None,
 ) -> None:  # fmt: skip
     """``solve_pass`` without the push-out: overlapping rows only stop approach; speculative rows
     still close at most their gap within the next substep."""
     if threads is None:
-        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0)
+        _pass_runs(body, point, manifold, link, starts, softness, inv_h, np.bool_(False), math.inf, 0.0)
     else:
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), math.inf, 0.0, threads
+            body, point, manifold, link, starts, softness, inv_h, np.bool_(False), math.inf, 0.0, threads
         )
 
 
 @compiled_only(**UNCOUNTED)
 def final_relax_pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     softness: np.ndarray, inv_h: float, impact_speed: float, threads: int | None,
 ) -> None:  # fmt: skip
     """``relax_pass`` after the step's last move, but an unloaded row whose gap stayed open and closes
     faster than ``impact_speed`` is left to the next step's contact, which meets that impact."""
     if threads is None:
-        _pass_runs(body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0)
+        _pass_runs(body, point, manifold, link, starts, softness, inv_h, np.bool_(False), impact_speed, 0.0)
     else:
         _pass_threaded(
-            body, point, manifold, link, runs, softness, inv_h, np.bool_(False), impact_speed, 0.0, threads
+            body, point, manifold, link, starts, softness, inv_h, np.bool_(False), impact_speed, 0.0, threads
         )
 
 
@@ -468,42 +466,72 @@ def _warm_start_manifold(
         body[b, B_W] -= iib * lb
 
 
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _warm_start_span(
+    body: np.ndarray, point: tuple, manifold: np.ndarray, link: np.ndarray, span: tuple, totals: tuple
+) -> None:
+    """:func:`_warm_start_manifold` over the packed manifolds ``lo:hi`` (``span``) of one run,
+    LANES at a time (:func:`_warm_lanes`), the last few one by one."""
+    lo, hi = span
+    g = lo
+    if VECTOR:
+        while g + LANES <= hi:
+            _warm_lanes(body, point, manifold, link, g, totals)
+            g += LANES
+    for m in range(g, hi):
+        _warm_start_manifold(body, point, manifold, link, m, totals)
+
+
 @compiled_only(**UNCOUNTED)
 def warm_start_pass(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, runs: tuple,
+    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
     totals: tuple, threads: int | None,
 ) -> None:  # fmt: skip
-    """Apply every point's accumulated impulses, manifold by manifold (packed columns), on
-    ``threads`` (None: one, the packed rows in the order ``runs`` = ``(starts, warm)`` lists
-    them; see ``solve_pass``). ``totals`` = ``(total (2, 2, g), add)``: with ``add``
-    (np.bool_) set, the impulses are also added to ``total``, the sum over the substeps of each
-    point's impulses at their end: this pass reads them anyway, where a loop of its own read
-    every point's columns again."""
-    starts, warm = runs
+    """Apply every point's accumulated impulses, run by run of the packed manifolds (``starts``,
+    see ``_pass``), on ``threads`` (None: one; see ``solve_pass``). ``totals`` = ``(total (2, 2,
+    g), add)``: with ``add`` (np.bool_) set, the impulses are also added to ``total``, the sum
+    over the substeps of each point's impulses at their end: this pass reads them anyway, where
+    a loop of its own read every point's columns again."""
+    rows = (point[0], point[1])
     if threads is None:
-        rows = (point[0], point[1])
-        for m in range(warm.shape[0]):
-            _warm_start_manifold(body, rows, manifold, link, warm[m], totals)
+        _warm_start_runs(body, rows, manifold, link, starts, totals)
     else:
-        _warm_start_threaded(body, point, manifold, link, starts, totals, threads > 1)
+        _warm_start_threaded(body, rows, manifold, link, starts, totals, threads)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _warm_start_runs(
+    body: np.ndarray, point: tuple, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray, totals: tuple
+) -> None:
+    """``warm_start_pass`` run by run on one thread, the last run (the overflow, whose manifolds
+    may share bodies) one manifold at a time."""
+    last = starts.shape[0] - 2
+    for c in range(last):
+        _warm_start_span(body, point, manifold, link, (starts[c], starts[c + 1]), totals)
+    for g in range(starts[last], starts[last + 1]):
+        _warm_start_manifold(body, point, manifold, link, g, totals)
 
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _warm_start_threaded(
-    body: np.ndarray, point: np.ndarray, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
-    totals: tuple, split: bool,
+    body: np.ndarray, point: tuple, manifold: np.ndarray, link: np.ndarray, starts: np.ndarray,
+    totals: tuple, threads: int,
 ) -> None:  # fmt: skip
-    """``warm_start_pass`` colour by colour (``starts``: see ``_pass``), with ``split`` a
-    colour of at least PARALLEL_COLOUR manifolds split between numba's threads."""
+    """``warm_start_pass`` colour by colour, each colour of at least PARALLEL_COLOUR manifolds
+    cut into ``threads`` spans on numba's threads (with 2 or more), the overflow one manifold at
+    a time."""
     last = starts.shape[0] - 2
-    rows = (point[0], point[1])
-    for c in range(last + 1):
-        if split and c < last and starts[c + 1] - starts[c] >= PARALLEL_COLOUR:
-            for g in prange(starts[c], starts[c + 1]):
-                _warm_start_manifold(body, rows, manifold, link, g, totals)
+    for c in range(last):
+        lo = starts[c]
+        size = starts[c + 1] - lo
+        if threads > 1 and size >= PARALLEL_COLOUR:
+            for t in prange(threads):
+                span = (lo + size * t // threads, lo + size * (t + 1) // threads)
+                _warm_start_span(body, point, manifold, link, span, totals)
         else:
-            for g in range(starts[c], starts[c + 1]):
-                _warm_start_manifold(body, rows, manifold, link, g, totals)
+            _warm_start_span(body, point, manifold, link, (lo, lo + size), totals)
+    for g in range(starts[last], starts[last + 1]):
+        _warm_start_manifold(body, point, manifold, link, g, totals)
 
 
 def _interpreted_lanes(
@@ -516,5 +544,15 @@ def _interpreted_lanes(
     _pass.py_func(body, point, manifold, link, span, softness, inv_h, use_bias, open_speed, max_push)
 
 
+def _interpreted_warm_lanes(
+    body: np.ndarray, point: tuple, manifold: np.ndarray, link: np.ndarray, g: int, totals: tuple
+) -> None:
+    """:func:`_warm_lanes` while the engine is interpreted: the scalar warm start over the same
+    manifolds."""
+    for m in range(g, g + LANES):
+        _warm_start_manifold.py_func(body, point, manifold, link, m, totals)
+
+
 if VECTOR:
     interpreter.stand_in(_lanes, _interpreted_lanes)
+    interpreter.stand_in(_warm_lanes, _interpreted_warm_lanes)

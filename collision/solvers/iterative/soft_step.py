@@ -142,17 +142,15 @@ def colour_rows(
     inv_mass: np.ndarray,
     inv_inertia: np.ndarray,
     threads: int | None,
-) -> tuple[np.ndarray, tuple, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The manifolds in the passes' order (collision/solvers/iterative/colours.py: levels of body
     order when ``threads`` is None, a small world's; else colour order) and their points with
-    them: ``(order (g,), (starts, warm), link (g, 4), perm (c,))``, where packed manifold row
-    ``m`` is manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed
-    point row ``q`` point ``perm[q]``; the passes take the runs of rows ``starts`` gives (the
-    last on one thread). ``warm``: the packed rows in manifold order, which a small world's
-    warm start adds its impulses to each body in (the order of a sum's terms sets its last
-    bits)."""
+    them: ``(order (g,), starts, link (g, 4), perm (c,))``, where packed manifold row ``m`` is
+    manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed point row
+    ``q`` point ``perm[q]``; the passes take the runs of rows ``starts`` gives (levels or
+    colours, whose manifolds share no moving body; the last run, the colours' overflow, on one
+    thread and one at a time)."""
     original = manifold_links(prepared, manifolds)
-    groups = original.shape[0]
     n = inv_mass.shape[0]
     moves = np.empty(n, dtype=np.bool_)
     for i in range(n):
@@ -162,10 +160,7 @@ def colour_rows(
     else:
         order, starts = colour_manifolds(original, moves)
     link, perm = packed_links(original, order)
-    warm = np.empty(groups, dtype=np.int64)
-    for m in range(groups):
-        warm[order[m]] = m
-    return order, (starts, warm), link, perm
+    return order, starts, link, perm
 
 
 @njit(cache=True, inline="always")
@@ -286,14 +281,14 @@ def run_substeps(
     softness: np.ndarray,
     threads: int | None,
 ) -> np.ndarray:
-    """The substep loop over the packed ``rows`` (body, manifold, link, runs) on ``threads``
+    """The substep loop over the packed ``rows`` (body, manifold, link, starts) on ``threads``
     (None: one; see ``solve_pass``): per substep one
     substep of gravity, warm start, ``velocity_iterations`` solve passes, positions <-
     velocities (semi-implicit Euler, moving bodies only), ``relax_iterations`` relax passes (the
     last substep ``final_relax_iterations`` more). Returns the impulses summed over the
     substeps, ``total (2, 2, g)`` (first and second point of each manifold; normal, tangent;
     N s)."""
-    body, manifold, link, runs = rows
+    body, manifold, link, starts = rows
     n = body.shape[0]
     groups = manifold.shape[1]
     count = settings.substeps
@@ -313,10 +308,12 @@ def run_substeps(
                 body[i, B_VY] += gravity_y * h
         t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
         # Each warm start but the first also adds the impulses the last substep ended with.
-        warm_start_pass(body, point, manifold, link, runs, (total, np.bool_(sub > 0)), threads)
+        warm_start_pass(body, point, manifold, link, starts, (total, np.bool_(sub > 0)), threads)
         t = profiling.lap(context.ticks, profiling.WARM_START, t)
         for _ in range(settings.velocity_iterations):
-            solve_pass(body, point, manifold, link, runs, softness, inv_hs, settings.max_push_speed, threads)
+            solve_pass(
+                body, point, manifold, link, starts, softness, inv_hs, settings.max_push_speed, threads
+            )
         t = profiling.lap(context.ticks, profiling.SOLVE, t)
         for i in range(n):
             if not moving[i]:
@@ -333,10 +330,10 @@ def run_substeps(
         t = profiling.lap(context.ticks, profiling.INTEGRATE_POSITIONS, t)
         if sub < count - 1:
             for _ in range(settings.relax_iterations):
-                relax_pass(body, point, manifold, link, runs, softness, inv_hs, threads)
+                relax_pass(body, point, manifold, link, starts, softness, inv_hs, threads)
         else:
             for _ in range(settings.relax_iterations + settings.final_relax_iterations):
-                final_relax_pass(body, point, manifold, link, runs, softness, inv_hs, impact_speed, threads)
+                final_relax_pass(body, point, manifold, link, starts, softness, inv_hs, impact_speed, threads)
         t = profiling.lap(context.ticks, profiling.RELAX, t)
     # The last substep's impulses (the warm starts added the others').
     for side in range(2):
@@ -413,7 +410,7 @@ def soft_step(
             bodies.velocity[i, 1] -= context.gravity_y * dt
     softness = softness_table(manifolds.offsets.shape[0] - 1, settings, h)
     body = pack_bodies(bodies, inv_mass, inv_inertia)
-    order, runs, link, perm = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads)
+    order, starts, link, perm = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads)
     point, manifold = pack_rows(
         points,
         prepared,
@@ -427,7 +424,7 @@ def soft_step(
     )
     profiling.lap(context.ticks, profiling.PREPARE, start)
     packed_total = run_substeps(
-        bodies, context, settings, moving, (body, manifold, link, runs), point, softness, threads
+        bodies, context, settings, moving, (body, manifold, link, starts), point, softness, threads
     )
     start = profiling.start_clock(context.ticks)
     max_normal_impulse = np.empty(c)
