@@ -26,10 +26,11 @@ from tests.collision.kernel_records import bodies_of, iterative_settings, points
 
 ROOT = Path(__file__).resolve().parents[2]
 DT = 1.0 / 60.0
+JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
 
 def colours_of(link: np.ndarray, moves: np.ndarray) -> list[np.ndarray]:
-    order, starts = colour_manifolds.py_func(link, moves)
+    order, starts = python_entry(colour_manifolds)(link, moves)
     return [order[starts[c] : starts[c + 1]] for c in range(starts.shape[0] - 1)]
 
 
@@ -130,6 +131,7 @@ def test_big_scene_is_bit_identical_on_one_and_two_threads() -> None:
     assert max(len(r) for r in runs[:-1]) >= PARALLEL_COLOUR
 
 
+@pytest.mark.skipif(not JIT, reason="counts numba's compilations: without the JIT there are none")
 def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     """In a fresh process with an empty cache: the solve pass for one thread (``threads`` None)
     compiles the pass by levels (eight manifolds at a time, and one by one) and not the
