@@ -78,9 +78,7 @@ def _lanes(
     first = point[0]
     second = point[1]
     zero = splat(0.0)
-    a = column(link, 0, g)
-    b = column(link, 1, g)
-    two = index_equal(column(link, 3, g), index_offset(column(link, 2, g), 2))
+    a, b, two = _lane_link(link, g)
     nx = load_row(manifold, M_NX, g)
     ny = load_row(manifold, M_NY, g)
     tx = -ny
@@ -173,21 +171,14 @@ def _lanes(
     store_row(second, P_TI, g, ti1)
     ft1 = where(two, ti1 - old1, zero)
 
-    ima = body_a[B_IM]
-    iia = body_a[B_II]
-    imb = body_b[B_IM]
-    iib = body_b[B_II]
     ft = ft0 + ft1
     fn = fn0 + fn1
-    px = fn * nx + ft * tx
-    py = fn * ny + ft * ty
-    moves_a = (ima != 0.0) | (iia != 0.0)
-    moves_b = (imb != 0.0) | (iib != 0.0)
-    # Columns B_VX, B_VY, B_W: the first three of a body row.
-    wa_new = wa + iia * (fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1)
-    wb_new = wb - iib * (fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1)
-    store_rows_at(body, a, (vax + ima * px, vay + ima * py, wa_new), moves_a)
-    store_rows_at(body, b, (vbx - imb * px, vby - imb * py, wb_new), moves_b)
+    push = (fn * nx + ft * tx, fn * ny + ft * ty)
+    turn = (
+        fn0 * rna0 + fn1 * rna1 + ft0 * rta0 + ft1 * rta1,
+        fn0 * rnb0 + fn1 * rnb1 + ft0 * rtb0 + ft1 * rtb1,
+    )
+    _lane_push(body, (a, b), (body_a, body_b), push, turn)
 
 
 @njit(cache=True, inline="always")
@@ -262,9 +253,7 @@ def _warm_lanes(
     first, second = point
     total, add = totals
     zero = splat(0.0)
-    a = column(link, 0, g)
-    b = column(link, 1, g)
-    two = index_equal(column(link, 3, g), index_offset(column(link, 2, g), 2))
+    a, b, two = _lane_link(link, g)
     nx = load_row(manifold, M_NX, g)
     ny = load_row(manifold, M_NY, g)
     ni0 = load_row(first, P_NI, g)
@@ -286,15 +275,36 @@ def _warm_lanes(
     py = where(two, py + (ni1 * ny + ti1 * nx), py)
     la = where(two, la + (ni1 * load_row(second, P_RNA, g) + ti1 * load_row(second, P_RTA, g)), la)
     lb = where(two, lb + (ni1 * load_row(second, P_RNB, g) + ti1 * load_row(second, P_RTB, g)), lb)
-    body_a = rows_at(body, a)
-    body_b = rows_at(body, b)
+    _lane_push(body, (a, b), (rows_at(body, a), rows_at(body, b)), (px, py), (la, lb))
+
+
+@njit(cache=True, inline="always")
+def _lane_link(link: np.ndarray, g: int) -> tuple[Any, Any, Any]:
+    """Manifolds ``g`` .. ``g + LANES - 1``'s bodies (index vectors ``a``, ``b``) and which of
+    them have two points (a mask)."""
+    two = index_equal(column(link, 3, g), index_offset(column(link, 2, g), 2))
+    return column(link, 0, g), column(link, 1, g), two
+
+
+@njit(cache=True, inline="always")
+def _lane_push(body: np.ndarray, bodies: tuple, rows: tuple, push: tuple, turn: tuple) -> None:
+    """Bodies ``a`` gain and ``b`` lose (``bodies`` = ``(a, b)``, ``rows`` their body rows by
+    ``rows_at``) the impulse ``push`` = ``(px, py)`` times their inverse mass and their
+    angular impulse of ``turn`` = ``(la, lb)`` times their inverse inertia, in columns B_VX,
+    B_VY, B_W (the first three of a row); bodies that do not move are not written."""
+    a, b = bodies
+    body_a, body_b = rows
+    px, py = push
+    la, lb = turn
     ima = body_a[B_IM]
     iia = body_a[B_II]
     imb = body_b[B_IM]
     iib = body_b[B_II]
     moves_a = (ima != 0.0) | (iia != 0.0)
     moves_b = (imb != 0.0) | (iib != 0.0)
-    new_a = (body_a[B_VX] + ima * px, body_a[B_VY] + ima * py, body_a[B_W] + iia * la)
-    new_b = (body_b[B_VX] - imb * px, body_b[B_VY] - imb * py, body_b[B_W] - iib * lb)
-    store_rows_at(body, a, new_a, moves_a)
-    store_rows_at(body, b, new_b, moves_b)
+    store_rows_at(
+        body, a, (body_a[B_VX] + ima * px, body_a[B_VY] + ima * py, body_a[B_W] + iia * la), moves_a
+    )
+    store_rows_at(
+        body, b, (body_b[B_VX] - imb * px, body_b[B_VY] - imb * py, body_b[B_W] - iib * lb), moves_b
+    )
