@@ -62,6 +62,14 @@ def wrap_angle(a: float) -> float:
 def wrap_angles(angle: np.ndarray) -> None:
     """Angles outside [-pi, pi) wrapped into it, in place; angles inside are left bit-identical
     (wrapping them anyway would round some of them)."""
+    # Look first, wrap only when some angle is out: LLVM vectorises the wrapping loop by taking
+    # the remainder of every angle and keeping the few it needs, and each remainder is a call
+    # to fmod (1.6% of the pyramid's step, three times a step over every body).
+    outside = False
+    for i in range(angle.shape[0]):
+        outside |= (angle[i] < -math.pi) | (angle[i] >= math.pi)
+    if not outside:
+        return
     for i in range(angle.shape[0]):
         if angle[i] < -math.pi or angle[i] >= math.pi:
             angle[i] = wrap_angle(angle[i])
