@@ -110,6 +110,9 @@ assert tuple(_FIELDS) == Bodies._fields
 #: Rows the store makes room for at first.
 INITIAL_CAPACITY = 16
 
+#: Squared distance from the origin within which ``keep_in_bounds`` leaves a position alone.
+_WELL_INSIDE_SQ = (0.5 * MAX_COORDINATE) ** 2
+
 
 def _allocate(capacity: int) -> dict[str, np.ndarray]:
     return {name: np.zeros((capacity, *shape), dtype=dtype) for name, (shape, dtype) in _FIELDS.items()}
@@ -508,6 +511,10 @@ def keep_in_bounds(bodies: Bodies) -> None:
             angular_velocity[i] = math.copysign(MAX_ANGULAR_SPEED, w) if w == w else 0.0
         px = position[i, 0]
         py = position[i, 1]
+        # hypot is exact but slow, and a body well inside needs none: half the radius leaves
+        # the squares' rounding far from the edge (NaN and overflow go on to hypot).
+        if px * px + py * py <= _WELL_INSIDE_SQ:
+            continue
         reach = math.hypot(px, py)
         if reach > MAX_COORDINATE:
             ux = px / reach
