@@ -13,11 +13,17 @@ running (compiling on every run).
 Processes may share the cache and compile at the same time (the program's warm-up does, see
 ``World.precompile``): importing this module also makes numba's additions to a kernel's cache
 index take turns (:func:`lock_index_writes`).
+
+numba stamps a kernel's cache with its own source file, but a kernel holds the compiled code of
+every kernel it calls, from other files: after an edit, an update or a checkout that changed
+only a callee's file, the caller would load its old code. Importing this module stamps every
+engine kernel with all the engine's sources as well (:func:`stamp_with_sources`).
 """
 
 from __future__ import annotations
 
 import atexit
+import functools
 import hashlib
 import os
 import shutil
@@ -115,5 +121,45 @@ def lock_index_writes() -> None:
     IndexDataCacheFile.save = locked_save  # type: ignore[method-assign]
 
 
+def sources_digest(root: Path) -> bytes:
+    """sha256 of every ``.py`` file under ``root``: its path relative to ``root`` and its bytes."""
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.digest()
+
+
+#: Source folders whose kernels' caches carry their whole folder's digest (see the module).
+_STAMPED: dict[str, Any] = {}
+
+
+def stamp_with_sources(root: Path = PACKAGE) -> None:
+    """Stamp the cache of every kernel defined under ``root`` with :func:`sources_digest` of
+    ``root`` as well as numba's stamp of its own file, so that a change to any source under
+    ``root`` compiles them again. The digest is taken once per process (the sources a process
+    has imported do not change under it). Where numba has no such stamp, its own way stands."""
+    try:
+        from numba.core.caching import _SourceFileBackedLocatorMixin  # noqa: PLC0415
+    except ImportError:
+        return
+    _STAMPED[os.path.join(str(root), "")] = functools.cache(functools.partial(sources_digest, root))
+    stamp = _SourceFileBackedLocatorMixin.get_source_stamp
+    if getattr(stamp, "polycolly_sources", False):
+        return
+
+    def get_source_stamp(self: Any) -> Any:
+        own = stamp(self)
+        for prefix, digest in _STAMPED.items():
+            if str(getattr(self, "_py_file", "")).startswith(prefix):
+                return own, digest()
+        return own
+
+    get_source_stamp.polycolly_sources = True  # type: ignore[attr-defined]
+    get_source_stamp.own_file_only = stamp  # type: ignore[attr-defined]
+    _SourceFileBackedLocatorMixin.get_source_stamp = get_source_stamp  # type: ignore[method-assign]
+
+
 choose()
 lock_index_writes()
+stamp_with_sources()

@@ -114,3 +114,51 @@ def test_processes_adding_to_one_index_at_once_keep_every_entry(tmp_path: Path) 
 def test_without_the_lock_entries_are_lost(tmp_path: Path) -> None:
     """The race the lock is for, shown on numba's own save (else the test above proves nothing)."""
     assert _hammer(tmp_path / "unlocked", "unlocked", 4) < 4 * 40
+
+
+STALE = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from numba.core import caching
+from collision import kernel_cache
+if sys.argv[2] == "sources":
+    kernel_cache.stamp_with_sources(Path(sys.argv[1], "pkg"))
+else:  # numba's own stamp: the kernel's own file only
+    mixin = caching._SourceFileBackedLocatorMixin
+    mixin.get_source_stamp = mixin.get_source_stamp.own_file_only
+from pkg.caller import twice
+print(twice())
+"""
+
+
+def _twice_after_an_edit_of_the_callee(tmp_path: Path, mode: str) -> tuple[int, int]:
+    """A cached kernel calling one of another file, run, the other file edited, run again."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "caller.py").write_text(
+        "from numba import njit\nfrom pkg.callee import value\n\n\n"
+        "@njit(cache=True)\ndef twice():\n    return 2 * value()\n"
+    )
+    callee = "from numba import njit\n\n\n@njit(cache=True)\ndef value():\n    return {}\n"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    runs = []
+    for value in (1, 5):
+        (package / "callee.py").write_text(callee.format(value))
+        result = subprocess.run(
+            [sys.executable, "-B", "-c", STALE, str(tmp_path), mode],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300, check=False,
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+        runs.append(int(result.stdout.split()[-1]))
+    return runs[0], runs[1]
+
+
+def test_a_kernel_is_compiled_again_when_a_kernel_it_calls_changed(tmp_path: Path) -> None:
+    assert _twice_after_an_edit_of_the_callee(tmp_path, "sources") == (2, 10)
+
+
+def test_with_numba_s_own_stamp_the_caller_runs_its_old_code(tmp_path: Path) -> None:
+    """What the stamp is for, shown on numba's own (else the test above proves nothing)."""
+    assert _twice_after_an_edit_of_the_callee(tmp_path, "own") == (2, 2)
