@@ -7,8 +7,9 @@ loops touch a handful of arrays. Per substep: one substep of gravity; warm start
 point's accumulated impulses); ``velocity_iterations`` passes with the soft push-out spring
 (``contact_hertz``, ``damping_ratio``, at most ``max_push`` m/s); positions <- velocities;
 ``relax_iterations`` passes without the spring, so the push-out velocity does not stay in the
-bodies. The rows are packed in the order the passes visit them (colours.py): body order, or
-in big scenes colour by colour, a colour's manifolds on several threads.
+bodies. The rows are packed in the order the passes visit them (colours.py): levels of body
+order, or in big scenes colour by colour (a colour's manifolds on several threads); in either,
+a run's manifolds share no moving body.
 
 A speculative point of separation s > 0 only stops approach faster than s / h, so nothing
 tunnels. Friction is clamped to mu times the point's normal impulse; two-point manifolds are
