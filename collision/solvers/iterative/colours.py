@@ -6,10 +6,11 @@ never written, and do not tie manifolds together (Box2D v3's constraint graph).
 
 A world of fewer than collision.threads.THREADED_BODIES rows: body order, in levels. Manifolds
 are listed by body index, so a stack is solved from the ground up in one pass, which carries a
-heavy body's weight down a stack of light ones in fewer passes than any other order (a box of
-512 kg on nine lighter ones, masses doubling upward, drifts 0.21 m in 10 s in colour order, not
-at all in body order). The passes take that list dealt from ``SOLVE_STREAMS`` far-apart runs in
-turn (``interleaved_order``), and :func:`level_order` cuts it into levels: a manifold's level is
+heavy body's weight down a stack of light ones in fewer passes than colour order does. The
+passes take that list dealt from ``SOLVE_STREAMS`` far-apart runs in turn
+(``interleaved_order``): a box of 512 kg on nine lighter ones, masses doubling upward (the bench's
+heavy_on_light_stack_10 case), moves at most 0.045 m in 10 s so, 0.073 m in plain body order and
+0.21 m in colour order. :func:`level_order` cuts that list into levels: a manifold's level is
 one past the highest level of the manifolds before it that share a moving body with it. Level
 by level, every body meets its manifolds in the list's order, so each impulse is the one the
 list solved one by one would give, bit for bit, and a level's manifolds share no moving body.
