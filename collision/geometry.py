@@ -30,6 +30,15 @@ UNCOUNTED: dict[str, Any] = {"_nrt": False}
 
 
 @njit(cache=True, inline="always")
+def slot(i: Index) -> np.uint64:
+    """``i`` (>= 0: a row read from an index array) as an unsigned index. numba checks each
+    signed index for a negative value, to count from the end (a shift, a mask and an add at
+    every use, where the hot loops index by rows they read); an unsigned one it takes as it
+    is. For indexing only: numba computes in floats where unsigned and signed integers mix."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def closest_point_on_segment(
     px: float, py: float, ax: float, ay: float, bx: float, by: float
 ) -> tuple[float, float, float]:

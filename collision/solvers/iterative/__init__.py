@@ -45,6 +45,7 @@ from numba import njit
 
 from collision.bodies import Bodies, close_step, open_step
 from collision.contacts import Contacts
+from collision.geometry import UNCOUNTED
 from collision.kernels import compile_calls, compiled_only
 from collision.profiling import (
     BROADPHASE,
@@ -395,6 +396,49 @@ def solve(
     return prepared, total_normal, total_tangent, row_a, row_b
 
 
+# The copies run row by row, each a loop over contiguous memory (LLVM vectorises it), where one
+# loop writing a point's 21 values across the arrays took 15 us of the 1000-body pile's step.
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _copy_rows(out: np.ndarray, rows: tuple) -> None:
+    """Row ``q`` of ``out (r, c)`` <- ``rows[q] (c,)`` for each of the ``r`` rows."""
+    for q in range(len(rows)):
+        target = out[q]
+        row = rows[q]
+        for k in range(target.shape[0]):
+            target[k] = row[k]
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _copy_vectors(out: np.ndarray, rows: tuple) -> None:
+    """Plane ``q`` of ``out (r, c, 2)`` <- ``rows[q] (c, 2)`` for each of the ``r`` planes."""
+    for q in range(len(rows)):
+        target = out[q]
+        row = rows[q]
+        for k in range(target.shape[0]):
+            target[k, 0] = row[k, 0]
+            target[k, 1] = row[k, 1]
+
+
+@compiled_only(**UNCOUNTED)
+def _store_rows(values: np.ndarray, points: Points, prepared: Prepared, totals: tuple) -> None:
+    """``values`` of :func:`pack_contacts` (see there) from the points, their prepared impulses
+    and ``totals``."""
+    point_a = points.point_a
+    point_b = points.point_b
+    normal = points.normal
+    _copy_rows(values[:2], (prepared.normal_impulse, prepared.tangent_impulse))
+    _copy_rows(values[STORE_ROWS:], (points.separation, prepared.toi, *totals))
+    middle_x = values[2]
+    middle_y = values[3]
+    normal_x = values[4]
+    normal_y = values[5]
+    for k in range(values.shape[1]):
+        middle_x[k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
+        middle_y[k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
+        normal_x[k] = normal[k, 0]
+        normal_y[k] = normal[k, 1]
+
+
 @compiled_only()
 def pack_contacts(
     points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
@@ -402,43 +446,14 @@ def pack_contacts(
     """The step's contact points packed so that few arrays cross into Python: ``index (5, c)
     int64`` rows body_a, body_b, feature key, row_a, row_b; ``vectors (3, c, 2)`` point_a,
     point_b, normal; ``values (10, c)``: rows 0-5 the warm-start store (last substep's normal
-    and tangent impulses, the points' middles x, y, normals x, y), rows 6-9 separation, toi
+    and tangent impulse, the points' middles x, y, normals x, y), rows 6-9 separation, toi
     and ``totals`` (normal and tangent impulse over the step, N s)."""
-    total_normal, total_tangent = totals
-    row_a, row_b = rows
-    body_a = prepared.body_a
-    body_b = prepared.body_b
-    key = points.key
-    point_a = points.point_a
-    point_b = points.point_b
-    normal = points.normal
-    separation = points.separation
-    toi = prepared.toi
-    normal_impulse = prepared.normal_impulse
-    tangent_impulse = prepared.tangent_impulse
     index = np.empty((5, c), dtype=np.int64)
     vectors = np.empty((3, c, 2))
     values = np.empty((STORE_ROWS + 4, c))
-    for k in range(c):
-        index[0, k] = body_a[k]
-        index[1, k] = body_b[k]
-        index[2, k] = key[k]
-        index[3, k] = row_a[k]
-        index[4, k] = row_b[k]
-        for d in range(2):
-            vectors[0, k, d] = point_a[k, d]
-            vectors[1, k, d] = point_b[k, d]
-            vectors[2, k, d] = normal[k, d]
-        values[0, k] = normal_impulse[k]
-        values[1, k] = tangent_impulse[k]
-        values[2, k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
-        values[3, k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
-        values[4, k] = normal[k, 0]
-        values[5, k] = normal[k, 1]
-        values[STORE_ROWS, k] = separation[k]
-        values[STORE_ROWS + 1, k] = toi[k]
-        values[STORE_ROWS + 2, k] = total_normal[k]
-        values[STORE_ROWS + 3, k] = total_tangent[k]
+    _copy_rows(index, (prepared.body_a, prepared.body_b, points.key, *rows))
+    _copy_vectors(vectors, (points.point_a, points.point_b, points.normal))
+    _store_rows(values, points, prepared, totals)
     return index, vectors, values
 
 

@@ -26,7 +26,7 @@ from numba import njit, prange
 
 from collision import profiling
 from collision.bodies import Bodies
-from collision.geometry import UNCOUNTED, wrap_angles
+from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_manifolds, level_order, packed_links
 from collision.solvers.iterative.columns import (
@@ -117,11 +117,11 @@ def _point_row(point: np.ndarray, g: int, k: int, points: Points, prepared: Prep
 
 
 @njit(cache=True, inline="always")
-def _point_of(link: np.ndarray, perm: np.ndarray, g: int, side: int) -> int:
+def _point_of(link: np.ndarray, perm: np.ndarray, g: int, side: int) -> np.uint64:
     """The prepared point in manifold ``g``'s ``side`` (0 first, 1 second) columns: a one-point
     manifold's first in both."""
     q0 = link[g, 2]
-    return perm[q0 + 1] if side == 1 and link[g, 3] - q0 == 2 else perm[q0]
+    return slot(perm[q0 + 1] if side == 1 and link[g, 3] - q0 == 2 else perm[q0])
 
 
 @njit(cache=True, inline="always")
@@ -182,13 +182,15 @@ def _manifold_row(
     cross_a = prepared.cross_a
     cross_b = prepared.cross_b
     # The second point is the first for one-point manifolds, whose rows then go unused.
-    a, b, q0, q1 = manifold_link(link, g)
-    first = perm[q0]
-    k1 = perm[q1]
+    rows = manifold_link(link, g)
+    a = slot(rows[0])
+    b = slot(rows[1])
+    first = slot(perm[rows[2]])
+    k1 = slot(perm[rows[3]])
     manifold[M_NX, g] = points.normal[first, 0]
     manifold[M_NY, g] = points.normal[first, 1]
     for j in range(7):
-        manifold[M_K11 + j, g] = manifolds.block[order[g], j]
+        manifold[M_K11 + j, g] = manifolds.block[slot(order[g]), j]
     iia = inv_inertia[a]
     iib = inv_inertia[b]
     rna0, rta0, rnb0, rtb0 = cross_a[first, 0], cross_a[first, 1], cross_b[first, 0], cross_b[first, 1]
@@ -357,14 +359,14 @@ def _store_points(
     max_normal_impulse, total_normal, total_tangent = out
     for g in range(link.shape[0]):
         q0 = link[g, 2]
-        k = perm[q0]
+        k = slot(perm[q0])
         prepared.normal_impulse[k] = first[P_NI, g]
         prepared.tangent_impulse[k] = first[P_TI, g]
         max_normal_impulse[k] = first[P_MAXNI, g]
         total_normal[k] = packed_total[0, 0, g]
         total_tangent[k] = packed_total[0, 1, g]
         if link[g, 3] - q0 == 2:
-            k = perm[q0 + 1]
+            k = slot(perm[q0 + 1])
             prepared.normal_impulse[k] = second[P_NI, g]
             prepared.tangent_impulse[k] = second[P_TI, g]
             max_normal_impulse[k] = second[P_MAXNI, g]

@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
-from collision.geometry import UNCOUNTED, mix_friction, mix_restitution
+from collision.geometry import UNCOUNTED, mix_friction, mix_restitution, slot
 from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
@@ -150,25 +150,27 @@ def _prepare_run(
     body_a, body_b, cross_a, cross_b, normal_mass, tangent_mass = prepared[:6]
     friction, restitution, approach, _, _, toi, state = prepared[6:]
     first, last = run
-    p = points.pair_index[first]
+    p = slot(points.pair_index[first])
     a = pairs[p, 0]
     b = pairs[p, 1]
-    pax = position[a, 0]
-    pay = position[a, 1]
-    pbx = position[b, 0]
-    pby = position[b, 1]
-    ima = inv_mass[a]
-    imb = inv_mass[b]
-    iia = inv_inertia[a]
-    iib = inv_inertia[b]
-    va_x = velocity[a, 0]
-    va_y = velocity[a, 1]
-    wa = angular_velocity[a]
-    vb_x = velocity[b, 0]
-    vb_y = velocity[b, 1]
-    wb = angular_velocity[b]
-    mu = mix_friction(friction_body[a], friction_body[b])
-    e = mix_restitution(restitution_body[a], restitution_body[b])
+    ia = slot(a)
+    ib = slot(b)
+    pax = position[ia, 0]
+    pay = position[ia, 1]
+    pbx = position[ib, 0]
+    pby = position[ib, 1]
+    ima = inv_mass[ia]
+    imb = inv_mass[ib]
+    iia = inv_inertia[ia]
+    iib = inv_inertia[ib]
+    va_x = velocity[ia, 0]
+    va_y = velocity[ia, 1]
+    wa = angular_velocity[ia]
+    vb_x = velocity[ib, 0]
+    vb_y = velocity[ib, 1]
+    wb = angular_velocity[ib]
+    mu = mix_friction(friction_body[ia], friction_body[ib])
+    e = mix_restitution(restitution_body[ia], restitution_body[ib])
     for k in range(first, last):
         body_a[k] = a
         body_b[k] = b
@@ -282,9 +284,9 @@ def _match_rows(
     prev_count = prev_a.shape[0]
     q = 0
     for g in range(offsets.shape[0] - 1):
-        a = prepared.body_a[offsets[g]]
-        b = prepared.body_b[offsets[g]]
-        while q < prev_count and (prev_a[q] < a or (prev_a[q] == a and prev_b[q] < b)):
+        a = prepared.body_a[slot(offsets[g])]
+        b = prepared.body_b[slot(offsets[g])]
+        while q < prev_count and (prev_a[slot(q)] < a or (prev_a[slot(q)] == a and prev_b[slot(q)] < b)):
             q += 1
         _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, q, limits, found[g])
 
@@ -325,15 +327,19 @@ def _match_run(
     match_distance, match_cosine, warm_start = limits
     first, last = run
     key = points.key
-    a = prepared.body_a[first]
-    b = prepared.body_b[first]
+    a = prepared.body_a[slot(first)]
+    b = prepared.body_b[slot(first)]
     end = q
-    while end < prev_a.shape[0] and prev_a[end] == a and prev_b[end] == b:
+    while end < prev_a.shape[0] and prev_a[slot(end)] == a and prev_b[slot(end)] == b:
         end += 1
     count = last - first
     if end == q:
         return  # a new pair: nothing to match
-    if end - q == count and prev_key[q] == key[first] and (count == 1 or prev_key[q + 1] == key[first + 1]):
+    if (
+        end - q == count
+        and prev_key[slot(q)] == key[slot(first)]
+        and (count == 1 or prev_key[slot(q + 1)] == key[slot(first + 1)])
+    ):
         # The usual case: the same features in the same order.
         found[0] = q
         found[1] = q + 1
@@ -350,10 +356,10 @@ def _match_run(
         vectors = (points.point_a, points.point_b, points.normal)
         _match_renamed(vectors, first, count, store, (q, end), claimed, (match_distance, match_cosine), found)
     for j in range(count):
-        r = found[j]
-        if r < 0:
+        if found[j] < 0:
             continue
-        k = first + j
+        r = slot(found[j])
+        k = slot(first + j)
         if warm_start:
             prepared.normal_impulse[k] = store[0, r]
             prepared.tangent_impulse[k] = store[1, r]
