@@ -29,7 +29,7 @@ from collision.broadphase import (
     transform_vertices,
     transform_vertices_threaded,
 )
-from collision.geometry import UNCOUNTED, Index
+from collision.geometry import UNCOUNTED, Index, slot
 from collision.kernels import compiled_only
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.iterative.cracks import drop_internal_edges
@@ -320,14 +320,14 @@ def _pair_manifolds(
     # need none); rows past a body's vertex count are never read.
     for p in range(m):
         for side in range(2):
-            i = pairs[p, side]
+            i = slot(pairs[p, side])
             if not has_normals[i]:
                 has_normals[i] = True
                 edge_normals(wv[i], vertex_count[i], world_normals[i])
     c: Index = np.int64(0)  # not a literal: drop_internal_edges is compiled for int64 only
     for p in range(m):
-        i = pairs[p, 0]
-        j = pairs[p, 1]
+        i = slot(pairs[p, 0])
+        j = slot(pairs[p, 1])
         closing = 0.0
         if continuous:
             # How far the pair can close within the step: the relative translation plus the

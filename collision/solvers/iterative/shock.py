@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from collision.geometry import wrap_angles
+from collision.geometry import slot, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared, manifold_link, manifold_links
@@ -47,8 +47,8 @@ from collision.tolerances import SOLVER_BLOCK_CONDITION, SUPPORT_COSINE
 @compiled_only(forceinline=True)
 def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s separation now: start of step plus its bodies' ``travel (n, 3)``."""
-    a = prepared.body_a[k]
-    b = prepared.body_b[k]
+    a = slot(prepared.body_a[k])
+    b = slot(prepared.body_b[k])
     nx = points.normal[k, 0]
     ny = points.normal[k, 1]
     dn = (travel[a, 0] - travel[b, 0]) * nx + (travel[a, 1] - travel[b, 1]) * ny
@@ -60,8 +60,8 @@ def _separation(travel: np.ndarray, points: Points, prepared: Prepared, k: int) 
 def _closing_speed(velocity: tuple, points: Points, prepared: Prepared, k: int) -> float:
     """Point ``k``'s normal speed (negative: closing) from ``velocity`` (linear, angular)."""
     linear, angular = velocity
-    a = prepared.body_a[k]
-    b = prepared.body_b[k]
+    a = slot(prepared.body_a[k])
+    b = slot(prepared.body_b[k])
     dvx = linear[a, 0] - linear[b, 0]
     dvy = linear[a, 1] - linear[b, 1]
     vn = dvx * points.normal[k, 0] + dvy * points.normal[k, 1]
@@ -110,8 +110,8 @@ def contact_layers(
     groups = link.shape[0]
     start = np.zeros(n + 1, dtype=np.int64)
     for g in range(groups):
-        start[link[g, 0] + 1] += 1
-        start[link[g, 1] + 1] += 1
+        start[slot(link[g, 0] + 1)] += 1
+        start[slot(link[g, 1] + 1)] += 1
     for i in range(n):
         start[i + 1] += start[i]
     fill = start[:n].copy()
@@ -122,12 +122,14 @@ def contact_layers(
         a = link[g, 0]
         b = link[g, 1]
         rise = _rise(points, link[g, 2], up)
-        neighbour[fill[a]] = b
-        toward[fill[a]] = -rise
-        fill[a] += 1
-        neighbour[fill[b]] = a
-        toward[fill[b]] = rise
-        fill[b] += 1
+        at = slot(fill[slot(a)])
+        neighbour[at] = b
+        toward[at] = -rise
+        fill[slot(a)] += 1
+        at = slot(fill[slot(b)])
+        neighbour[at] = a
+        toward[at] = rise
+        fill[slot(b)] += 1
     layer = np.full(n, n, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
     tail = 0
@@ -140,12 +142,13 @@ def contact_layers(
     while head < tail:
         i = queue[head]
         head += 1
-        for j in range(start[i], start[i + 1]):
-            other = neighbour[j]
-            if layer[i] == 0 and toward[j] <= SUPPORT_COSINE - 1.0:
+        below = layer[slot(i)]
+        for j in range(start[slot(i)], start[slot(i + 1)]):
+            other = neighbour[slot(j)]
+            if below == 0 and toward[slot(j)] <= SUPPORT_COSINE - 1.0:
                 continue
-            if layer[other] > layer[i] + 1:
-                layer[other] = layer[i] + 1
+            if layer[slot(other)] > below + 1:
+                layer[slot(other)] = below + 1
                 queue[tail] = other
                 tail += 1
     return layer
@@ -158,13 +161,13 @@ def _layer_order(link: np.ndarray, layer: np.ndarray) -> np.ndarray:
     n = layer.shape[0]
     count = np.zeros(n + 2, dtype=np.int64)
     for g in range(groups):
-        count[min(layer[link[g, 0]], layer[link[g, 1]]) + 1] += 1
+        count[slot(min(layer[slot(link[g, 0])], layer[slot(link[g, 1])]) + 1)] += 1
     for i in range(n + 1):
         count[i + 1] += count[i]
     order = np.empty(groups, dtype=np.int64)
     for g in range(groups):
-        low = min(layer[link[g, 0]], layer[link[g, 1]])
-        order[count[low]] = g
+        low = slot(min(layer[slot(link[g, 0])], layer[slot(link[g, 1])]))
+        order[slot(count[low])] = g
         count[low] += 1
     return order
 
@@ -187,21 +190,21 @@ def _loaded(
         held = _held(link[g, 0], link[g, 1], layer, points, link[g, 2], up)
         if held != 0:
             upper[g] = link[g, 1] if held == 1 else link[g, 0]
-            supports[upper[g]] += 1.0
+            supports[slot(upper[g])] += 1.0
     carried = np.zeros(n)
     for i in range(n):
         if inv_mass[i] > 0.0:
             carried[i] = 1.0 / inv_mass[i]
     loaded = np.zeros(groups, dtype=np.bool_)
     for gg in range(order.shape[0] - 1, -1, -1):
-        g = order[gg]
+        g = slot(order[gg])
         u = upper[g]
         if u < 0:
             continue
-        lower = link[g, 0] + link[g, 1] - u
-        share = carried[u] / supports[u]
+        lower = slot(link[g, 0] + link[g, 1] - u)
+        share = carried[slot(u)] / supports[slot(u)]
         carried[lower] += share
-        loaded[g] = carried[u] * (inv_mass[u] + inv_mass[lower]) > ratio
+        loaded[g] = carried[slot(u)] * (inv_mass[slot(u)] + inv_mass[lower]) > ratio
     return loaded
 
 
@@ -231,9 +234,11 @@ def _held(a: int, b: int, layer: np.ndarray, points: Points, k: int, up: tuple[f
     when the other, a layer further from the ground, rests on it (the normal within
     SUPPORT_COSINE of ``up``, from the held body toward the other), else 0."""
     lift = points.normal[k, 0] * up[0] + points.normal[k, 1] * up[1]
-    if layer[a] < layer[b] and -lift >= SUPPORT_COSINE:
+    layer_a = layer[slot(a)]
+    layer_b = layer[slot(b)]
+    if layer_a < layer_b and -lift >= SUPPORT_COSINE:
         return 1
-    if layer[b] < layer[a] and lift >= SUPPORT_COSINE:
+    if layer_b < layer_a and lift >= SUPPORT_COSINE:
         return 2
     return 0
 
