@@ -26,6 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from collision.geometry import slot
 from collision.kernels import compiled_only
 
 #: Colours a body's bit mask holds; manifolds past them overflow.
@@ -66,12 +67,12 @@ def packed_links(original: np.ndarray, order: np.ndarray) -> tuple[np.ndarray, n
     perm = np.empty(original[groups - 1, 3] if groups > 0 else 0, dtype=np.int64)
     q = 0
     for m in range(groups):
-        g = order[m]
+        g = slot(order[m])
         link[m, 0] = original[g, 0]
         link[m, 1] = original[g, 1]
         link[m, 2] = q
         for k in range(original[g, 2], original[g, 3]):
-            perm[q] = k
+            perm[slot(q)] = k
             q += 1
         link[m, 3] = q
     return link, perm
@@ -90,9 +91,10 @@ def level_order(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[np.n
     reached = np.zeros(moves.shape[0], dtype=np.int64)
     level = np.empty(g, dtype=np.int64)
     top = 0
-    for m in interleaved_order(g, streams):
-        a = link[m, 0]
-        b = link[m, 1]
+    for entry in interleaved_order(g, streams):
+        m = slot(entry)
+        a = slot(link[m, 0])
+        b = slot(link[m, 1])
         lv = 0
         if moves[a]:
             lv = reached[a]
@@ -113,14 +115,15 @@ def _by_run(run: np.ndarray, runs: int) -> tuple[np.ndarray, np.ndarray]:
     run by run, each run in manifold order (a counting sort)."""
     starts = np.zeros(runs + 1, dtype=np.int64)
     for m in range(run.shape[0]):
-        starts[run[m] + 1] += 1
+        starts[slot(run[m] + 1)] += 1
     for r in range(runs):
         starts[r + 1] += starts[r]
     fill = starts[:-1].copy()
     order = np.empty(run.shape[0], dtype=np.int64)
     for m in range(run.shape[0]):
-        order[fill[run[m]]] = m
-        fill[run[m]] += 1
+        r = slot(run[m])
+        order[slot(fill[r])] = m
+        fill[r] += 1
     return order, starts
 
 
