@@ -121,9 +121,9 @@ def _by_run(run: np.ndarray, runs: int) -> tuple[np.ndarray, np.ndarray]:
     fill = starts[:-1].copy()
     order = np.empty(run.shape[0], dtype=np.int64)
     for m in range(run.shape[0]):
-        r = slot(run[m])
-        order[slot(fill[r])] = m
-        fill[r] += 1
+        at = slot(run[m])
+        order[slot(fill[at])] = m
+        fill[at] += 1
     return order, starts
 
 

@@ -197,14 +197,14 @@ def _loaded(
             carried[i] = 1.0 / inv_mass[i]
     loaded = np.zeros(groups, dtype=np.bool_)
     for gg in range(order.shape[0] - 1, -1, -1):
-        g = slot(order[gg])
-        u = upper[g]
+        m = slot(order[gg])
+        u = upper[m]
         if u < 0:
             continue
-        lower = slot(link[g, 0] + link[g, 1] - u)
+        lower = slot(link[m, 0] + link[m, 1] - u)
         share = carried[slot(u)] / supports[slot(u)]
         carried[lower] += share
-        loaded[g] = carried[slot(u)] * (inv_mass[slot(u)] + inv_mass[lower]) > ratio
+        loaded[m] = carried[slot(u)] * (inv_mass[slot(u)] + inv_mass[lower]) > ratio
     return loaded
 
 

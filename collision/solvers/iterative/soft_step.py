@@ -99,7 +99,9 @@ def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -
 
 
 @njit(cache=True, inline="always")
-def _point_row(point: np.ndarray, g: int, k: int, points: Points, prepared: Prepared, weight: float) -> None:
+def _point_row(
+    point: np.ndarray, g: int, k: np.uint64, points: Points, prepared: Prepared, weight: float
+) -> None:
     """Manifold ``g``'s column of one of its points' columns ``point`` (P_* rows): prepared
     point ``k``, warm started (see :func:`pack_rows`)."""
     point[P_RNA, g] = prepared.cross_a[k, 0]

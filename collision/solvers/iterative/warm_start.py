@@ -358,12 +358,12 @@ def _match_run(
     for j in range(count):
         if found[j] < 0:
             continue
-        r = slot(found[j])
+        row = slot(found[j])
         k = slot(first + j)
         if warm_start:
-            prepared.normal_impulse[k] = store[0, r]
-            prepared.tangent_impulse[k] = store[1, r]
-        if points.separation[k] <= 0.0 and prev_state[r] != CONTACT_SPECULATIVE:
+            prepared.normal_impulse[k] = store[0, row]
+            prepared.tangent_impulse[k] = store[1, row]
+        if points.separation[k] <= 0.0 and prev_state[row] != CONTACT_SPECULATIVE:
             prepared.state[k] = CONTACT_PERSISTING
 
 
