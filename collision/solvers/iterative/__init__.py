@@ -45,7 +45,6 @@ from numba import njit
 
 from collision.bodies import Bodies, close_step, open_step
 from collision.contacts import Contacts
-from collision.geometry import UNCOUNTED
 from collision.kernels import compile_calls, compiled_only
 from collision.profiling import (
     BROADPHASE,
@@ -65,6 +64,7 @@ from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
 from collision.solvers.iterative.shock import propagate_shock
 from collision.solvers.iterative.soft_step import soft_step
+from collision.solvers.iterative.store import STORE_ROWS, pack_contacts
 from collision.solvers.iterative.warm_start import (
     Prepared,
     empty_prepared,
@@ -236,10 +236,6 @@ class IterativeSettings(Settings):
 
 IterativeValues = IterativeSettings.Values
 
-#: Rows of the warm-start store a step's contact points leave for the next (``prev_store``):
-#: last substep's normal and tangent impulse, the point's middle x, y and normal x, y.
-STORE_ROWS = 6
-
 
 class IterativeState(NamedTuple):
     """What the iterative solver keeps between steps.
@@ -394,67 +390,6 @@ def solve(
     )  # fmt: skip
     lap(context.ticks, RESTITUTION, start)
     return prepared, total_normal, total_tangent, row_a, row_b
-
-
-# The copies run row by row, each a loop over contiguous memory (LLVM vectorises it), where one
-# loop writing a point's 21 values across the arrays took 15 us of the 1000-body pile's step.
-@compiled_only(forceinline=True, **UNCOUNTED)
-def _copy_rows(out: np.ndarray, rows: tuple) -> None:
-    """Row ``q`` of ``out (r, c)`` <- ``rows[q] (c,)`` for each of the ``r`` rows."""
-    for q in range(len(rows)):
-        target = out[q]
-        row = rows[q]
-        for k in range(target.shape[0]):
-            target[k] = row[k]
-
-
-@compiled_only(forceinline=True, **UNCOUNTED)
-def _copy_vectors(out: np.ndarray, rows: tuple) -> None:
-    """Plane ``q`` of ``out (r, c, 2)`` <- ``rows[q] (c, 2)`` for each of the ``r`` planes."""
-    for q in range(len(rows)):
-        target = out[q]
-        row = rows[q]
-        for k in range(target.shape[0]):
-            target[k, 0] = row[k, 0]
-            target[k, 1] = row[k, 1]
-
-
-@compiled_only(**UNCOUNTED)
-def _store_rows(values: np.ndarray, points: Points, prepared: Prepared, totals: tuple) -> None:
-    """``values`` of :func:`pack_contacts` (see there) from the points, their prepared impulses
-    and ``totals``."""
-    point_a = points.point_a
-    point_b = points.point_b
-    normal = points.normal
-    _copy_rows(values[:2], (prepared.normal_impulse, prepared.tangent_impulse))
-    _copy_rows(values[STORE_ROWS:], (points.separation, prepared.toi, *totals))
-    middle_x = values[2]
-    middle_y = values[3]
-    normal_x = values[4]
-    normal_y = values[5]
-    for k in range(values.shape[1]):
-        middle_x[k] = 0.5 * (point_a[k, 0] + point_b[k, 0])
-        middle_y[k] = 0.5 * (point_a[k, 1] + point_b[k, 1])
-        normal_x[k] = normal[k, 0]
-        normal_y[k] = normal[k, 1]
-
-
-@compiled_only()
-def pack_contacts(
-    points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The step's contact points packed so that few arrays cross into Python: ``index (5, c)
-    int64`` rows body_a, body_b, feature key, row_a, row_b; ``vectors (3, c, 2)`` point_a,
-    point_b, normal; ``values (10, c)``: rows 0-5 the warm-start store (last substep's normal
-    and tangent impulse, the points' middles x, y, normals x, y), rows 6-9 separation, toi
-    and ``totals`` (normal and tangent impulse over the step, N s)."""
-    index = np.empty((5, c), dtype=np.int64)
-    vectors = np.empty((3, c, 2))
-    values = np.empty((STORE_ROWS + 4, c))
-    _copy_rows(index, (prepared.body_a, prepared.body_b, points.key, *rows))
-    _copy_vectors(vectors, (points.point_a, points.point_b, points.normal))
-    _store_rows(values, points, prepared, totals)
-    return index, vectors, values
 
 
 @compiled_only()
