@@ -298,6 +298,11 @@ REFIT_SHARE = 16
 #: sorted order and tested against every body that left its box (a floor, a wall): in the order
 #: they would stretch every body's window to their width.
 REFIT_WIDE = 4.0
+#: A refit of at most this many bodies tests each against every box instead of searching a
+#: sorted order, whose sort and passes over every box cost a fixed 15 us on the 1000-body pile
+#: (there, finding 1 body's pairs: 16 us by the sorted order, 1.7 us testing every box; 16
+#: bodies' 19 and 10 us; the two meet near 48).
+REFIT_SCAN = 48
 
 
 @njit(cache=True, inline="always")
@@ -362,30 +367,16 @@ def grown_box(
 
 
 @compiled_only()
-def refit_pairs(
-    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, grow: tuple
-) -> np.ndarray:
-    """The cache's pairs after the boxes of the bodies ``escaped (k,) int64`` (ascending) are
-    grown again around their bounds: :func:`candidate_pairs` over the grown boxes, for the
-    few bodies that left theirs (a pile settling, a body knocked off a stack).
-
-    ``lo``, ``hi (n, 2)``, ``skip (n,) bool`` the bodies' bounds and flags now; ``fat`` =
-    ``(fat_lo, fat_hi (n, 2), fat_skip (n,) bool, fat_pairs (f, 2) int64)``, the cache (its
-    pairs sorted by ``i`` then ``j``), whose escaped rows are updated in place; ``grow``
-    what the boxes are grown by (see :func:`grown_box`). Pairs of two bodies that kept their boxes stay;
-    every escaped body's pairs are found again: the grown boxes sorted by their lower bound
-    along the axis they spread most along (:func:`sweep_axis`), each escaped box is tested
-    against the boxes whose lower bound lies in its window (from its own lower bound less the
-    widest such box's width, to its upper bound) and against the few boxes too wide for the
-    order (REFIT_WIDE). Returns the pairs, ``(m, 2) int64``, sorted by ``i`` then ``j`` as
-    candidate_pairs gives them (the caller checks the pair budget)."""
-    fat_lo, fat_hi, fat_skip, fat_pairs = fat
-    n = lo.shape[0]
-    moved = np.zeros(n, dtype=np.bool_)
-    for e in escaped:
-        moved[e] = True
-        grown_box(lo, hi, grow, fat_lo, fat_hi, e)
-        fat_skip[e] = skip[e]
+def _escaped_pairs_window(
+    escaped: np.ndarray, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """The pairs of the ``escaped`` bodies' grown boxes (rows of ``fat_lo``, ``fat_hi (n,
+    2)``, see :func:`refit_pairs`) with every other box: ``(found (>= f, 2) int64, f)``, pairs
+    ``(min, max)`` in no order. The boxes sorted by their lower bound along the axis they spread
+    most along (:func:`sweep_axis`), each escaped box is tested against the boxes whose lower
+    bound lies in its window (from its own lower bound less the widest such box's width, to its
+    upper bound) and against the few boxes too wide for the order (REFIT_WIDE)."""
+    n = fat_lo.shape[0]
     axis = sweep_axis(fat_lo, fat_hi)
     total = 0.0
     finite = 0
@@ -416,28 +407,115 @@ def refit_pairs(
     for q in range(count):
         narrow_keys[q] = fat_lo[narrow[q], axis]
     by_key = stable_argsort(narrow_keys)
+    order = (narrow_keys, by_key, narrow[:count], wide[:spread], widest, axis)
     found = np.empty((16, 2), dtype=np.int64)
+    hits = np.empty(n, dtype=np.int64)
     f = 0
     for e in escaped:
-        box = (fat_lo[e, 0], fat_hi[e, 0], fat_lo[e, 1], fat_hi[e, 1])
-        for s in range(spread):
-            o = wide[s]
-            if _meets(fat_lo, fat_hi, o, box) and _new_pair(e, o, moved, skip):
-                found = _push_pair(found, f, e, o)
-                f += 1
-        # A narrow box reaching this one starts at most ``widest`` below it; the bound is
-        # widened by far more than rounding, so no box that reaches it is left out.
-        start = fat_lo[e, axis]
-        lower = start - widest - 1e-9 * (abs(start) + widest)
-        end = fat_hi[e, axis]
-        for p in range(_first_at_least(narrow_keys, by_key, count, lower), count):
-            q = by_key[p]
-            if narrow_keys[q] > end:
-                break
-            o = narrow[q]
-            if _meets(fat_lo, fat_hi, o, box) and _new_pair(e, o, moved, skip):
-                found = _push_pair(found, f, e, o)
-                f += 1
+        for q in range(_window_hits(order, fat_lo, fat_hi, moved, skip, e, hits)):
+            found = _push_pair(found, f, e, hits[q])
+            f += 1
+    return found, f
+
+
+@compiled_only(**UNCOUNTED)
+def _window_hits(
+    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray, e: int,
+    hits: np.ndarray,
+) -> int:  # fmt: skip
+    """:func:`_box_hits` over the wide boxes and the window of narrow ones that can reach body
+    ``e``'s box (see :func:`_escaped_pairs_window`; ``order`` = ``(narrow_keys, by_key, narrow,
+    wide, widest, axis)``)."""
+    narrow_keys, by_key, narrow, wide, widest, axis = order
+    box = (fat_lo[e, 0], fat_hi[e, 0], fat_lo[e, 1], fat_hi[e, 1])
+    count = 0
+    for s in range(wide.shape[0]):
+        o = wide[s]
+        if _meets(fat_lo, fat_hi, o, box) and _new_pair(e, o, moved, skip):
+            hits[count] = o
+            count += 1
+    # A narrow box reaching this one starts at most ``widest`` below it; the bound is widened
+    # by far more than rounding, so no box that reaches it is left out.
+    start = fat_lo[e, axis]
+    lower = start - widest - 1e-9 * (abs(start) + widest)
+    end = fat_hi[e, axis]
+    for p in range(_first_at_least(narrow_keys, by_key, narrow.shape[0], lower), narrow.shape[0]):
+        q = by_key[p]
+        if narrow_keys[q] > end:
+            break
+        o = narrow[q]
+        if _meets(fat_lo, fat_hi, o, box) and _new_pair(e, o, moved, skip):
+            hits[count] = o
+            count += 1
+    return count
+
+
+@compiled_only(**UNCOUNTED)
+def _box_hits(
+    fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray, e: int, hits: np.ndarray
+) -> int:
+    """The boxes that escaped body ``e``'s box meets and that make a pair with it (see
+    ``_new_pair``) into ``hits (n,) int64``; returns how many. Without reference counting:
+    counted, the arrays cost two atomic operations per box tested."""
+    left, right, bottom, top = fat_lo[e, 0], fat_hi[e, 0], fat_lo[e, 1], fat_hi[e, 1]
+    skip_e = skip[e]
+    count = 0
+    for o in range(fat_lo.shape[0]):
+        if (
+            (fat_lo[o, 0] <= right)
+            & (left <= fat_hi[o, 0])
+            & (fat_lo[o, 1] <= top)
+            & (bottom <= fat_hi[o, 1])
+        ):
+            if not (o == e or (moved[o] and o < e) or (skip_e and skip[o])):
+                hits[count] = o
+                count += 1
+    return count
+
+
+@compiled_only()
+def _escaped_pairs_scan(
+    escaped: np.ndarray, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray
+) -> tuple[np.ndarray, int]:
+    """:func:`_escaped_pairs_window`'s pairs, each escaped box tested against every box."""
+    found = np.empty((16, 2), dtype=np.int64)
+    hits = np.empty(fat_lo.shape[0], dtype=np.int64)
+    f = 0
+    for e in escaped:
+        for q in range(_box_hits(fat_lo, fat_hi, moved, skip, e, hits)):
+            found = _push_pair(found, f, e, hits[q])
+            f += 1
+    return found, f
+
+
+@compiled_only()
+def refit_pairs(
+    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, grow: tuple
+) -> np.ndarray:
+    """The cache's pairs after the boxes of the bodies ``escaped (k,) int64`` (ascending) are
+    grown again around their bounds: :func:`candidate_pairs` over the grown boxes, for the
+    few bodies that left theirs (a pile settling, a body knocked off a stack).
+
+    ``lo``, ``hi (n, 2)``, ``skip (n,) bool`` the bodies' bounds and flags now; ``fat`` =
+    ``(fat_lo, fat_hi (n, 2), fat_skip (n,) bool, fat_pairs (f, 2) int64)``, the cache (its
+    pairs sorted by ``i`` then ``j``), whose escaped rows are updated in place; ``grow``
+    what the boxes are grown by (see :func:`grown_box`). Pairs of two bodies that kept their
+    boxes stay; every escaped body's pairs are found again, by testing its box against every
+    box (at most REFIT_SCAN bodies) or against a window of the boxes sorted along one axis
+    (:func:`_escaped_pairs_window`): the same pairs. Returns the pairs, ``(m, 2) int64``,
+    sorted by ``i`` then ``j`` as candidate_pairs gives them (the caller checks the pair
+    budget)."""
+    fat_lo, fat_hi, fat_skip, fat_pairs = fat
+    n = lo.shape[0]
+    moved = np.zeros(n, dtype=np.bool_)
+    for e in escaped:
+        moved[e] = True
+        grown_box(lo, hi, grow, fat_lo, fat_hi, e)
+        fat_skip[e] = skip[e]
+    if escaped.shape[0] <= REFIT_SCAN:
+        found, f = _escaped_pairs_scan(escaped, fat_lo, fat_hi, moved, skip)
+    else:
+        found, f = _escaped_pairs_window(escaped, fat_lo, fat_hi, moved, skip)
     by_j = np.empty((f, 2), dtype=np.int64)
     _counting_sort(found, f, 1, n, by_j)
     new = np.empty((f, 2), dtype=np.int64)

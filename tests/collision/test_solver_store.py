@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.broadphase import REFIT_SHARE
+from collision.broadphase import REFIT_SCAN, REFIT_SHARE, _escaped_pairs_scan, _escaped_pairs_window
 from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.kernels import python_entry
@@ -192,6 +192,38 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
         assert set(grown.tolist()) <= set(movers.tolist())
         refits += 0 < grown.shape[0] <= movers.shape[0]
     assert refits > 30
+
+
+@pytest.mark.parametrize("k", [1, 7, REFIT_SCAN, REFIT_SCAN + 1, 75])
+def test_refit_by_scan_and_by_window_find_each_escaped_bodys_pairs(k: int) -> None:
+    """A refit finds the escaped bodies' pairs by testing every box (a few bodies) or a window of
+    the sorted boxes (more): both give exactly the pairs of the rule, among boxes of every kind
+    (unbounded, touching, a floor and walls): each escaped box with every box it meets, but
+    itself, two skipped bodies, and a pair of two escaped bodies found once (from the first)."""
+    rng = np.random.default_rng(k)
+    n = 1200
+    lo, hi = _boxes_of_every_kind(rng, n)
+    skip = rng.random(n) < 0.2
+    escaped = np.sort(rng.choice(n, size=k, replace=False)).astype(np.int64)
+    moved = np.zeros(n, dtype=np.bool_)
+    moved[escaped] = True
+    expected = set()
+    for e in escaped.tolist():
+        for o in range(n):
+            meets = (
+                lo[o, 0] <= hi[e, 0]
+                and lo[e, 0] <= hi[o, 0]
+                and lo[o, 1] <= hi[e, 1]
+                and lo[e, 1] <= hi[o, 1]
+            )
+            if meets and o != e and not (moved[o] and o < e) and not (skip[e] and skip[o]):
+                expected.add((min(e, o), max(e, o)))
+    assert expected  # the boxes are crowded enough that every size finds pairs
+    for search in (python_entry(_escaped_pairs_scan), python_entry(_escaped_pairs_window)):
+        found, f = search(escaped, lo, hi, moved, skip)
+        pairs = [tuple(p) for p in found[:f].tolist()]
+        assert len(pairs) == len(set(pairs))
+        assert set(pairs) == expected
 
 
 @pytest.mark.parametrize("threads", THREADS)
