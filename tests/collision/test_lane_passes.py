@@ -14,7 +14,13 @@ import pytest
 from collision.kernels import python_entry
 from collision.solvers.iterative import columns as p
 from collision.solvers.iterative import passes
-from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_manifolds, level_order
+from collision.solvers.iterative.colours import (
+    PAD_LEAST,
+    SOLVE_STREAMS,
+    colour_manifolds,
+    level_order,
+    padded_levels,
+)
 
 JIT = os.environ.get("NUMBA_DISABLE_JIT", "0") in ("", "0")
 
@@ -168,6 +174,88 @@ def test_levels_solved_eight_at_a_time_are_the_list_one_by_one(seed: int) -> Non
             loop(by_list[0], by_list[1], manifold, link, (m, m + 1), *args)
     assert by_levels[0].tobytes() == by_list[0].tobytes()
     assert by_levels[1].tobytes() == by_list[1][:, :, order].tobytes()
+    assert not np.array_equal(by_list[0], body)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_padded_levels_fill_the_levels_that_leave_enough_with_empty_manifolds(seed: int) -> None:
+    """Each level leaving PAD_LEAST or more past its full groups of eight is filled up to a
+    multiple of eight with empty manifolds (-1) after its own; the others, the overflow run and
+    the manifolds' order are untouched."""
+    rng = np.random.default_rng(seed)
+    n, groups = int(rng.integers(2, 60)), int(rng.integers(0, 300))
+    moves = rng.random(n) < 0.8
+    a = rng.integers(0, n, groups)
+    b = (a + rng.integers(1, n, groups)) % n if n > 1 else a
+    original = np.zeros((groups, 4), dtype=np.int64)
+    original[:, 0], original[:, 1] = a, b
+    order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
+    padded, padded_starts = python_entry(padded_levels)(order, starts)
+    assert padded_starts.shape == starts.shape and padded_starts[0] == 0
+    assert padded_starts[-2] == padded_starts[-1] == padded.shape[0]  # the overflow stays empty
+    assert padded[padded >= 0].tolist() == order.tolist()
+    filled = 0
+    for lv in range(starts.shape[0] - 2):
+        mine = order[starts[lv] : starts[lv + 1]]
+        run = padded[padded_starts[lv] : padded_starts[lv + 1]]
+        assert run[: mine.shape[0]].tolist() == mine.tolist()
+        rest = mine.shape[0] % passes.LANES
+        if rest >= PAD_LEAST:
+            assert run.shape[0] % passes.LANES == 0 and np.all(run[mine.shape[0] :] == -1)
+            filled += 1
+        else:
+            assert run.shape[0] == mine.shape[0]
+    assert filled == sum(PAD_LEAST <= (starts[lv + 1] - starts[lv]) % 8 for lv in range(starts.shape[0] - 2))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_padded_levels_solved_in_lanes_are_the_list_one_by_one(seed: int) -> None:
+    """Levels filled with empty manifolds (all-zero columns, both bodies a phantom row of zeros
+    past the bodies', as the soft step packs them): the warm start and the passes level by
+    level, eight at a time, leave the bodies and the real manifolds' columns as the list solved
+    one by one leaves them, bit for bit, and the phantom row untouched."""
+    body, point, manifold, link, _, softness = random_rows(seed, n=120, schedule=in_manifold_order)
+    n, groups = body.shape[0], link.shape[0]
+    order, starts = python_entry(level_order)(link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
+    order, starts = python_entry(padded_levels)(order, starts)
+    empty = order < 0
+    real = order[~empty]
+    assert empty.sum() >= 2 * passes.LANES  # levels filled up
+    with_phantom = np.vstack([body, np.zeros((1, p.BODY_COLUMNS))])
+    source = np.maximum(order, 0)
+    counts = np.where(empty, 0, link[source, 3] - link[source, 2])
+    packed_link = np.zeros((order.shape[0], 4), dtype=np.int64)
+    packed_link[:, :2] = np.where(empty[:, None], n, link[source, :2])
+    packed_link[:, 3] = np.cumsum(counts)
+    packed_link[:, 2] = packed_link[:, 3] - counts
+    packed_point = np.zeros((2, point.shape[1], order.shape[0]))
+    packed_point[:, :, ~empty] = point[:, :, real]
+    packed_manifold = np.zeros((manifold.shape[0], order.shape[0]))
+    packed_manifold[:, ~empty] = manifold[:, real]
+    packed_total = np.zeros((2, 2, order.shape[0]))
+    by_list = (body.copy(), point.copy(), np.zeros((2, 2, groups)))
+    warm, warm_one = python_entry(passes._warm_start_runs), python_entry(passes._warm_start_manifold)
+    levels, loop = python_entry(passes._pass_runs), python_entry(passes._pass)
+    sequence = interleaved(groups, SOLVE_STREAMS)
+    warm(
+        with_phantom,
+        (packed_point[0], packed_point[1]),
+        packed_manifold,
+        packed_link,
+        starts,
+        (packed_total, np.bool_(True)),
+    )
+    for m in sequence:
+        warm_one(by_list[0], (by_list[1][0], by_list[1][1]), manifold, link, m, (by_list[2], np.bool_(True)))
+    for use_bias, open_speed, max_push in ((True, math.inf, 3.0), (False, 2.0, 0.0)):
+        args = (softness, 240.0, np.bool_(use_bias), open_speed, max_push)
+        levels(with_phantom, packed_point, packed_manifold, packed_link, starts, *args)
+        for m in sequence:
+            loop(by_list[0], by_list[1], manifold, link, (m, m + 1), *args)
+    assert with_phantom[:n].tobytes() == by_list[0].tobytes()
+    assert not with_phantom[n].any()
+    assert packed_point[:, :, ~empty].tobytes() == by_list[1][:, :, real].tobytes()
+    assert packed_total[:, :, ~empty].tobytes() == by_list[2][:, :, real].tobytes()
     assert not np.array_equal(by_list[0], body)
 
 

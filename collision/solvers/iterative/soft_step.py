@@ -28,7 +28,13 @@ from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only
-from collision.solvers.iterative.colours import SOLVE_STREAMS, colour_manifolds, level_order, packed_links
+from collision.solvers.iterative.colours import (
+    SOLVE_STREAMS,
+    colour_manifolds,
+    level_order,
+    packed_links,
+    padded_levels,
+)
 from collision.solvers.iterative.columns import (
     B_DA,
     B_DX,
@@ -83,9 +89,13 @@ from collision.tolerances import (
 
 @njit(cache=True, inline="always")
 def pack_bodies(bodies: Bodies, inv_mass: np.ndarray, inv_inertia: np.ndarray) -> np.ndarray:
-    """The body rows (B_* columns): velocity, solver inverse masses, travel 0."""
+    """The body rows (B_* columns): velocity, solver inverse masses, travel 0; and after the
+    ``n`` bodies' rows a phantom row of zeros, the body of empty manifolds (a body that does
+    not move: the passes never write it)."""
     n = bodies.position.shape[0]
-    body = np.empty((n, BODY_COLUMNS))
+    body = np.empty((n + 1, BODY_COLUMNS))
+    for j in range(BODY_COLUMNS):
+        body[n, j] = 0.0
     for i in range(n):
         body[i, B_VX] = bodies.velocity[i, 0]
         body[i, B_VY] = bodies.velocity[i, 1]
@@ -160,9 +170,10 @@ def colour_rows(
         moves[i] = inv_mass[i] != 0.0 or inv_inertia[i] != 0.0
     if threads is None:
         order, starts = level_order(original, moves, SOLVE_STREAMS)
+        order, starts = padded_levels(order, starts)
     else:
         order, starts = colour_manifolds(original, moves)
-    link, perm = packed_links(original, order)
+    link, perm = packed_links(original, order, n)
     return order, starts, link, perm
 
 
@@ -227,10 +238,27 @@ def _pack_serial(
     counted them up and down (the pyramid's prepare stage 34 -> 23 us a step)."""
     points, prepared, manifolds, weight = rows
     sides = (point[0], point[1])
+    order = packed[0]
     for g in range(manifold.shape[1]):
+        if order[g] < 0:
+            _empty_manifold(sides, manifold, g)
+            continue
         _points_of(sides, g, points, prepared, weight, packed)
     for g in range(manifold.shape[1]):
-        _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
+        if order[g] >= 0:
+            _manifold_row(manifold, g, points, prepared, manifolds, masses, soft, packed)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _empty_manifold(point: tuple, manifold: np.ndarray, g: int) -> None:
+    """Column ``g`` of an empty manifold (see colours.padded_levels) all zeros: between two
+    bodies that do not move, with no mass, it takes no impulse, so the lanes it fills leave
+    every body as they found it."""
+    for j in range(point[0].shape[0]):
+        point[0][j, g] = 0.0
+        point[1][j, g] = 0.0
+    for j in range(manifold.shape[0]):
+        manifold[j, g] = 0.0
 
 
 @compiled_only(parallel=True)
@@ -256,8 +284,8 @@ def pack_rows(
     ``settings.load_memory`` of the warm start as already carried) and the manifold columns
     (``(MANIFOLD_COLUMNS, g)``, see :func:`_manifold_row`) of the substep ``h`` (s), ``packed`` =
     ``(order, link, perm)`` (see :func:`colour_rows`); on numba's threads when ``threads`` is 2
-    or more (None: a small world's step)."""
-    groups = manifolds.offsets.shape[0] - 1
+    or more (None: a small world's step); a column per packed manifold, empty ones too."""
+    groups = packed[0].shape[0]
     point = np.empty((2, POINT_COLUMNS, groups))
     manifold = np.empty((MANIFOLD_COLUMNS, groups))
     inv_hs = 1.0 / h
@@ -294,7 +322,7 @@ def run_substeps(
     substeps, ``total (2, 2, g)`` (first and second point of each manifold; normal, tangent;
     N s)."""
     body, manifold, link, starts = rows
-    n = body.shape[0]
+    n = moving.shape[0]
     groups = manifold.shape[1]
     count = settings.substeps
     h = context.dt / count
@@ -361,6 +389,8 @@ def _store_points(
     max_normal_impulse, total_normal, total_tangent = out
     for g in range(link.shape[0]):
         q0 = link[g, 2]
+        if link[g, 3] == q0:
+            continue  # an empty manifold
         k = slot(perm[q0])
         prepared.normal_impulse[k] = first[P_NI, g]
         prepared.tangent_impulse[k] = first[P_TI, g]
@@ -413,9 +443,9 @@ def soft_step(
         if moving[i] and bodies.inv_mass[i] > 0.0:
             bodies.velocity[i, 0] -= context.gravity_x * dt
             bodies.velocity[i, 1] -= context.gravity_y * dt
-    softness = softness_table(manifolds.offsets.shape[0] - 1, settings, h)
     body = pack_bodies(bodies, inv_mass, inv_inertia)
     order, starts, link, perm = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads)
+    softness = softness_table(order.shape[0], settings, h)
     point, manifold = pack_rows(
         points,
         prepared,
