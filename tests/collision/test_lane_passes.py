@@ -121,15 +121,23 @@ def brute_levels(a: np.ndarray, b: np.ndarray, moves: np.ndarray, sequence: list
     return level
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_levels_keep_every_body_s_order_and_share_no_moving_body(seed: int) -> None:
+def random_links(seed: int, most_bodies: int, most_groups: int) -> tuple:
+    """Manifolds between random bodies (up to ``most_bodies``, four in five moving), as the
+    soft step lists them: ``(a, b, moves, original (g, 4))``, no points."""
     rng = np.random.default_rng(seed)
-    n, groups = int(rng.integers(2, 40)), int(rng.integers(0, 120))
+    n, groups = int(rng.integers(2, most_bodies)), int(rng.integers(0, most_groups))
     moves = rng.random(n) < 0.8
     a = rng.integers(0, n, groups)
     b = (a + rng.integers(1, n, groups)) % n if n > 1 else a
     original = np.zeros((groups, 4), dtype=np.int64)
     original[:, 0], original[:, 1] = a, b
+    return a, b, moves, original
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_levels_keep_every_body_s_order_and_share_no_moving_body(seed: int) -> None:
+    a, b, moves, original = random_links(seed, 40, 120)
+    groups = original.shape[0]
     order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
     sequence = interleaved(groups, SOLVE_STREAMS)
     level = brute_levels(a, b, moves, sequence)
@@ -182,13 +190,7 @@ def test_padded_levels_fill_the_levels_that_leave_enough_with_empty_manifolds(se
     """Each level leaving PAD_LEAST or more past its full groups of eight is filled up to a
     multiple of eight with empty manifolds (-1) after its own; the others, the overflow run and
     the manifolds' order are untouched."""
-    rng = np.random.default_rng(seed)
-    n, groups = int(rng.integers(2, 60)), int(rng.integers(0, 300))
-    moves = rng.random(n) < 0.8
-    a = rng.integers(0, n, groups)
-    b = (a + rng.integers(1, n, groups)) % n if n > 1 else a
-    original = np.zeros((groups, 4), dtype=np.int64)
-    original[:, 0], original[:, 1] = a, b
+    _, _, moves, original = random_links(seed, 60, 300)
     order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
     padded, padded_starts = python_entry(padded_levels)(order, starts)
     assert padded_starts.shape == starts.shape and padded_starts[0] == 0
