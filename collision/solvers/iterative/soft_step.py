@@ -157,12 +157,13 @@ def colour_rows(
     threads: int | None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The manifolds in the passes' order (collision/solvers/iterative/colours.py: levels of body
-    order when ``threads`` is None, a small world's; else colour order) and their points with
-    them: ``(order (g,), starts, link (g, 4), perm (c,))``, where packed manifold row ``m`` is
-    manifold ``order[m]``, ``link`` its bodies and its points' packed rows, packed point row
-    ``q`` point ``perm[q]``; the passes take the runs of rows ``starts`` gives (levels or
-    colours, whose manifolds share no moving body; the last run, the colours' overflow, on one
-    thread and one at a time)."""
+    order when ``threads`` is None, a small world's, filled up with empty manifolds where that
+    puts a level's last manifolds in lanes; else colour order) and their points with them:
+    ``(order (g,), starts, link (g, 4), perm (c,))``, where packed manifold row ``m`` is
+    manifold ``order[m]`` (-1: an empty one, on the phantom body row ``n``), ``link`` its
+    bodies and its points' packed rows, packed point row ``q`` point ``perm[q]``; the passes
+    take the runs of rows ``starts`` gives (levels or colours, whose manifolds share no moving
+    body; the last run, the colours' overflow, on one thread and one at a time)."""
     original = manifold_links(prepared, manifolds)
     n = inv_mass.shape[0]
     moves = np.empty(n, dtype=np.bool_)
