@@ -456,20 +456,13 @@ def _box_hits(
 ) -> int:
     """The boxes that escaped body ``e``'s box meets and that make a pair with it (see
     ``_new_pair``) into ``hits (n,) int64``; returns how many. Without reference counting:
-    counted, the arrays cost two atomic operations per box tested."""
-    left, right, bottom, top = fat_lo[e, 0], fat_hi[e, 0], fat_lo[e, 1], fat_hi[e, 1]
-    skip_e = skip[e]
+    counted, the arrays handed to the inlined tests cost two atomic operations per box."""
+    box = (fat_lo[e, 0], fat_hi[e, 0], fat_lo[e, 1], fat_hi[e, 1])
     count = 0
     for o in range(fat_lo.shape[0]):
-        if (
-            (fat_lo[o, 0] <= right)
-            & (left <= fat_hi[o, 0])
-            & (fat_lo[o, 1] <= top)
-            & (bottom <= fat_hi[o, 1])
-        ):
-            if not (o == e or (moved[o] and o < e) or (skip_e and skip[o])):
-                hits[count] = o
-                count += 1
+        if _meets(fat_lo, fat_hi, o, box) and _new_pair(e, o, moved, skip):
+            hits[count] = o
+            count += 1
     return count
 
 
