@@ -236,3 +236,36 @@ def test_a_compiled_only_kernel_is_never_compiled_to_machine_code_yet_links_from
     # 3 * 2 + 1 + 1; then (3 * 3 + 1) * 2 with scaled and first loaded from the cache.
     assert lines[0] == "8.0 negative row True True ['first', 'scaled']"
     assert lines[1] == "20.0 negative row True True ['<lambda>']"
+
+
+def test_quick_flag_comparisons_give_numba_s_own_answers() -> None:
+    """The flags' values, hash and equality after collision.kernels replaced them: what numba's
+    own definitions give (written out here as numba writes them), for flags left at their
+    defaults, set to them, set away from them, and copied."""
+    from numba.core import targetconfig
+    from numba.core.compiler import Flags
+
+    def numba_values(config: targetconfig.TargetConfig) -> dict:
+        return {name: getattr(config, name) for name in config.options}
+
+    assert getattr(targetconfig.TargetConfig, "_polycolly_quick", False)
+    plain = Flags()
+    nrt_default = Flags()
+    nrt_default.nrt = Flags().nrt
+    nrt_on = Flags()
+    nrt_on.nrt = not Flags().nrt
+    no_wrapper = Flags()
+    no_wrapper.no_cpython_wrapper = True
+    copied = Flags(copy_from=no_wrapper)
+    configs = [plain, nrt_default, nrt_on, no_wrapper, copied]
+    for config in configs:
+        values = config.values()
+        assert values == numba_values(config)
+        assert list(values) == list(config.options)  # numba's order too
+        assert hash(config) == hash(tuple(sorted(numba_values(config))))
+    for a in configs:
+        for b in configs:
+            assert (a == b) == (numba_values(a) == numba_values(b))
+    assert plain == nrt_default and copied == no_wrapper and plain != nrt_on and plain != no_wrapper
+    # As a key, a flags object finds what an equal one stored.
+    assert {nrt_default: 1}[plain] == 1 and nrt_on not in {plain: 1}
