@@ -12,7 +12,9 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import collision
@@ -269,3 +271,49 @@ def test_quick_flag_comparisons_give_numba_s_own_answers() -> None:
     assert plain == nrt_default and copied == no_wrapper and plain != nrt_on and plain != no_wrapper
     # As a key, a flags object finds what an equal one stored.
     assert {nrt_default: 1}[plain] == 1 and nrt_on not in {plain: 1}
+
+
+@pytest.mark.skipif(not JIT, reason="numba reads no bytecode without the JIT")
+def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a function's IR as numba reads it (before its rewrites): the quick rewrite gives what
+    numba's own gives, with a ``with`` block (whose exit numba drops) and without one (where
+    numba's own changes nothing, and the quick one does not run it); both compile and run."""
+    from numba import njit, objmode
+    from numba.core import interpreter
+    from numba.core.bytecode import ByteCode, FunctionIdentity
+
+    import collision.kernels as kernels
+
+    quick = interpreter.peep_hole_delete_with_exit
+    assert getattr(quick, "_polycolly_quick", False)
+    original = quick.__closure__[0].cell_contents  # numba's own, which the quick one calls
+    assert original.__module__ == "numba.core.interpreter" and original is not quick
+
+    def read(func: Any) -> Any:
+        """The IR before the rewrite (the bytecode reader's other rewrites done)."""
+        with monkeypatch.context() as patch:
+            patch.setattr(interpreter, "peep_hole_delete_with_exit", lambda func_ir: func_ir)
+            identity = FunctionIdentity.from_function(func)
+            return interpreter.Interpreter(identity).interpret(ByteCode(func_id=identity))
+
+    def with_block(x: float) -> float:
+        with objmode(y="float64"):
+            y = x * 2.0
+        return y
+
+    def without(x: np.ndarray) -> float:
+        total = 0.0
+        for i in range(x.shape[0]):
+            total += x[i] if x[i] > 0 else -x[i]
+        return total
+
+    raw = read(with_block).dump_to_string()
+    assert kernels._WITH_EXIT in raw
+    by_numba = original(read(with_block)).dump_to_string()
+    assert by_numba != raw and kernels._WITH_EXIT not in by_numba
+    assert quick(read(with_block)).dump_to_string() == by_numba
+    plain = read(without)
+    raw = plain.dump_to_string()
+    assert original(read(without)).dump_to_string() == raw
+    assert quick(plain) is plain and plain.dump_to_string() == raw
+    assert njit(with_block)(3.0) == 6.0 and njit(without)(np.array([1.0, -2.0])) == 3.0
