@@ -22,10 +22,11 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
-Importing this module also trims two of numba's own costs, each a few hundredths of a cold
-compile, without changing what it compiles: comparisons of compile flags
-(:func:`quick_flag_comparisons`) and a rewrite for ``with`` blocks that every function's
-bytecode went through (:func:`quick_with_rewrite`).
+Importing this module also trims three of numba's own costs, each a few hundredths of a cold
+compile: comparisons of compile flags (:func:`quick_flag_comparisons`), a rewrite for
+``with`` blocks that every function's bytecode went through (:func:`quick_with_rewrite`), and
+the C wrapper numba built for each of its own functions' implementations (``np.empty`` and
+the like, :func:`overloads_without_c_wrappers`), which only compiled code calls.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.registry import CPUDispatcher, cpu_target
+from numba.core.typing import templates
 from numba.core.typing.typeof import Purpose
 
 
@@ -270,3 +272,33 @@ def quick_with_rewrite() -> None:
 
 
 quick_with_rewrite()
+
+
+def overloads_without_c_wrappers() -> None:
+    """numba's implementations of its functions and methods (``@overload``: ``np.empty``,
+    ``min``, array methods, ...) compiled without the C wrapper numba otherwise gives each.
+
+    numba already builds them without the Python wrapper, since only compiled code calls
+    them; it still built a C-callable wrapper for each specialisation, which compiled code
+    does not use either (it is for a function handed to C as a pointer, which the engine never
+    does): 3% of the default scene's cold compile, one process. An implementation that sets
+    the option itself keeps its own."""
+    template = templates._OverloadFunctionTemplate
+    decorator = template._get_jit_decorator
+    if getattr(decorator, "_polycolly_quick", False):
+        return
+
+    def jit_decorator(self: Any) -> Callable[..., Any]:
+        jitter = decorator(self)
+
+        def without_c_wrapper(*args: Any, **options: Any) -> Any:
+            options.setdefault("no_cfunc_wrapper", True)
+            return jitter(*args, **options)
+
+        return without_c_wrapper
+
+    jit_decorator._polycolly_quick = True  # type: ignore[attr-defined]
+    template._get_jit_decorator = jit_decorator  # type: ignore[method-assign]
+
+
+overloads_without_c_wrappers()

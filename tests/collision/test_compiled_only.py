@@ -317,3 +317,48 @@ def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch
     assert original(read(without)).dump_to_string() == raw
     assert quick(plain) is plain and plain.dump_to_string() == raw
     assert njit(with_block)(3.0) == 6.0 and njit(without)(np.array([1.0, -2.0])) == 3.0
+
+
+@pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
+def test_overload_implementations_are_compiled_without_a_c_wrapper() -> None:
+    """An ``@overload``'s implementation, as numba compiles it for a kernel that calls it: no C
+    wrapper (collision.kernels.overloads_without_c_wrappers), unless its own options ask for
+    one; the kernel's answers are the implementation's."""
+    from numba import njit, types
+    from numba.extending import overload
+
+    def twice(x: float) -> float:
+        raise NotImplementedError  # stands for its overloads
+
+    def thrice(x: float) -> float:
+        raise NotImplementedError
+
+    # numba holds an implementation's parameters to its typing function's, annotations too.
+    @overload(twice)
+    def _twice(x: Any) -> Any:
+        def impl(x: Any) -> Any:
+            return 2.0 * x
+
+        return impl
+
+    @overload(thrice, jit_options={"no_cfunc_wrapper": False})
+    def _thrice(x: Any) -> Any:
+        def impl(x: Any) -> Any:
+            return 3.0 * x
+
+        return impl
+
+    @njit
+    def use(x: float) -> float:
+        return twice(x) + thrice(x) + np.empty(1).shape[0]
+
+    assert use(1.5) == 2.0 * 1.5 + 3.0 * 1.5 + 1
+    result = use.overloads[use.signatures[0]]
+    found = {}
+    for value in result.type_annotation.typemap.values():
+        if isinstance(value, types.Function) and value.templates[0].key in (twice, thrice):
+            template = value.templates[0]
+            (dispatcher, _), *_ = template._impl_cache.values()
+            (impl,) = dispatcher.overloads.values()
+            found[template.key] = impl.fndesc.llvm_cfunc_wrapper_name in impl.library.get_llvm_str()
+    assert found == {twice: False, thrice: True}
