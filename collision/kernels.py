@@ -22,11 +22,12 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
-Importing this module also trims three of numba's own costs, each a few hundredths of a cold
+Importing this module also trims four of numba's own costs, each a few hundredths of a cold
 compile: comparisons of compile flags (:func:`quick_flag_comparisons`), a rewrite for
-``with`` blocks that every function's bytecode went through (:func:`quick_with_rewrite`), and
-the C wrapper numba built for each of its own functions' implementations (``np.empty`` and
-the like, :func:`overloads_without_c_wrappers`), which only compiled code calls.
+``with`` blocks that every function's bytecode went through (:func:`quick_with_rewrite`), the
+C wrapper numba built for each of its own functions' implementations (``np.empty`` and the
+like, :func:`overloads_without_c_wrappers`), which only compiled code calls, and the search
+for reference counts in values that hold none (:func:`quick_reference_counts`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.registry import CPUDispatcher, cpu_target
+from numba.core.runtime.context import NRTContext
 from numba.core.typing import templates
 from numba.core.typing.typeof import Purpose
 
@@ -302,3 +304,51 @@ def overloads_without_c_wrappers() -> None:
 
 
 overloads_without_c_wrappers()
+
+
+def quick_reference_counts() -> None:
+    """numba's ``NRTContext.get_meminfos`` without visiting the parts of a value that hold no
+    reference count.
+
+    Wherever compiled code copies or drops a value, numba lists the reference counts inside it
+    (the arrays in a tuple, ...) to count them up or down, reading out every member of every
+    tuple on the way, a float's as an array's: the engine's records are tuples of up to 24
+    fields, and this was 6% of the default scene's cold compile (one process). Here a member
+    is read out only if its type can hold a reference count (found the way numba's own search
+    goes, once per type); the counts found, and their order, are numba's."""
+    search = NRTContext.get_meminfos
+    if getattr(search, "_polycolly_quick", False):
+        return
+    counted: dict[tuple[int, Any], bool] = {}
+
+    def holds(context: Any, builder: Any, kind: Any) -> bool:
+        """Whether a value of numba type ``kind`` holds a reference count, where numba's search
+        would look: in itself or in the members its data model lists (a type met again while
+        its own answer is pending, were there such, counts as holding one: searched)."""
+        models = context.data_model_manager
+        key = (id(models), kind)
+        found = counted.get(key)
+        if found is None:
+            counted[key] = True
+            model = models[kind]
+            members = model.traverse(builder)
+            found = model.has_nrt_meminfo() or any(holds(context, builder, t) for t, _ in members)
+            counted[key] = found
+        return found
+
+    def get_meminfos(self: Any, builder: Any, kind: Any, value: Any) -> list[tuple[Any, Any]]:
+        if not holds(self._context, builder, kind):
+            return []
+        model = self._context.data_model_manager[kind]
+        found = [(kind, model.get_nrt_meminfo(builder, value))] if model.has_nrt_meminfo() else []
+        for member, read in model.traverse(builder):
+            if holds(self._context, builder, member):
+                found.extend(self.get_meminfos(builder, member, read(value)))
+        return found
+
+    get_meminfos._polycolly_quick = True  # type: ignore[attr-defined]
+    get_meminfos.__wrapped__ = search  # type: ignore[attr-defined]
+    NRTContext.get_meminfos = get_meminfos  # type: ignore[method-assign]
+
+
+quick_reference_counts()

@@ -362,3 +362,54 @@ def test_overload_implementations_are_compiled_without_a_c_wrapper() -> None:
             (impl,) = dispatcher.overloads.values()
             found[template.key] = impl.fndesc.llvm_cfunc_wrapper_name in impl.library.get_llvm_str()
     assert found == {twice: False, thrice: True}
+
+
+@pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
+def test_quick_reference_counts_find_numba_s_counts_in_numba_s_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reference counts inside values of the engine's kinds of types (tuples of arrays and
+    scalars, nested, records, optional arrays): the quick search finds those numba's own
+    finds, of the same types, read out along the same members, in the same order."""
+    from llvmlite import ir as llvm_ir
+    from numba.core import types
+    from numba.core.registry import cpu_target
+    from numba.core.runtime.context import NRTContext
+
+    from collision.bodies import Bodies
+
+    context = cpu_target.target_context
+    array = types.float64[:, ::1]
+    kinds = [
+        types.float64,
+        array,
+        types.Tuple((types.float64, array, types.int64, types.boolean[::1])),
+        types.UniTuple(types.float64, 24),
+        types.Tuple((types.UniTuple(array, 3), types.float64, types.Tuple((types.int64, array)))),
+        types.Optional(array),
+        types.NamedTuple((array, types.float64), Bodies),
+        types.Tuple(()),
+    ]
+
+    def path(value: Any) -> Any:
+        """How ``value`` is computed from the function's argument (its names left out)."""
+        if isinstance(value, llvm_ir.Argument):
+            return "argument"
+        if isinstance(value, llvm_ir.Constant):
+            return str(value)
+        indices = getattr(value, "indices", None)
+        return (value.opname, indices, tuple(path(operand) for operand in value.operands))
+
+    def search(kind: Any) -> list:
+        module = llvm_ir.Module()
+        value_type = context.get_value_type(kind)
+        function = llvm_ir.Function(module, llvm_ir.FunctionType(llvm_ir.VoidType(), [value_type]), "f")
+        builder = llvm_ir.IRBuilder(function.append_basic_block())
+        found = context.nrt.get_meminfos(builder, kind, function.args[0])
+        return [(str(t), path(v)) for t, v in found]
+
+    quick = [search(kind) for kind in kinds]
+    with monkeypatch.context() as patch:
+        patch.setattr(NRTContext, "get_meminfos", NRTContext.get_meminfos.__wrapped__)
+        assert not getattr(NRTContext.get_meminfos, "_polycolly_quick", False)
+        numba_s = [search(kind) for kind in kinds]
+    assert quick == numba_s
+    assert [len(found) for found in quick] == [0, 1, 2, 0, 4, 1, 1, 0]
