@@ -26,8 +26,9 @@ Importing this module also trims four of numba's own costs, each a few hundredth
 compile: comparisons of compile flags (:func:`quick_flag_comparisons`), a rewrite for
 ``with`` blocks that every function's bytecode went through (:func:`quick_with_rewrite`), the
 C wrapper numba built for each of its own functions' implementations (``np.empty`` and the
-like, :func:`overloads_without_c_wrappers`), which only compiled code calls, and the search
-for reference counts in values that hold none (:func:`quick_reference_counts`).
+like, :func:`overloads_without_c_wrappers`), which only compiled code calls, the search
+for reference counts in values that hold none (:func:`quick_reference_counts`), and reading
+again the body of a function numba inlines at each place it is inlined (:func:`read_inlined_once`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from numba.core import ir as numba_ir
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
+from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import CPUDispatcher, cpu_target
 from numba.core.runtime.context import NRTContext
 from numba.core.typing import templates
@@ -352,3 +354,40 @@ def quick_reference_counts() -> None:
 
 
 quick_reference_counts()
+
+
+def read_inlined_once() -> None:
+    """numba's ``InlineWorker.run_untyped_passes`` once per function and compile settings.
+
+    To inline a function (``inline="always"``), numba reads its bytecode into IR and runs its
+    untyped passes, the inlining of what it calls included, at every place it is inlined, and
+    then works on a copy of that IR (its ``inline_ir`` copies before it changes anything). The
+    engine inlines small helpers (``slot``, a row's loads) at hundreds of places: the IR read
+    the first time, for the same function, flags and local types, serves the others. The pass
+    also sets the caller's ``enable_ssa`` flag, as numba's does."""
+    read = InlineWorker.run_untyped_passes
+    if getattr(read, "_polycolly_quick", False):
+        return
+    known: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
+
+    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        self.flags.enable_ssa = enable_ssa
+        if self.locals:
+            return read(self, func, enable_ssa)
+        # numba makes a target context for each compile from the flags (compared here).
+        key = (func, id(self.typingctx), type(self.targetctx))
+        entries = known.setdefault(key, [])
+        for flags, func_ir in entries:
+            if flags == self.flags:
+                return func_ir
+        flags = type(self.flags)(copy_from=self.flags)
+        func_ir = read(self, func, enable_ssa)
+        entries.append((flags, func_ir))
+        return func_ir
+
+    run_untyped_passes._polycolly_quick = True  # type: ignore[attr-defined]
+    run_untyped_passes.__wrapped__ = read  # type: ignore[attr-defined]
+    InlineWorker.run_untyped_passes = run_untyped_passes  # type: ignore[method-assign]
+
+
+read_inlined_once()

@@ -403,7 +403,9 @@ def test_quick_reference_counts_find_numba_s_counts_in_numba_s_order(monkeypatch
         value_type = context.get_value_type(kind)
         function = llvm_ir.Function(module, llvm_ir.FunctionType(llvm_ir.VoidType(), [value_type]), "f")
         builder = llvm_ir.IRBuilder(function.append_basic_block())
-        found = context.nrt.get_meminfos(builder, kind, function.args[0])
+        # Not ``context.nrt``: numba caches that on the context, off, and the contexts made
+        # from it for every compile would copy it.
+        found = NRTContext(context, True).get_meminfos(builder, kind, function.args[0])
         return [(str(t), path(v)) for t, v in found]
 
     quick = [search(kind) for kind in kinds]
@@ -413,3 +415,45 @@ def test_quick_reference_counts_find_numba_s_counts_in_numba_s_order(monkeypatch
         numba_s = [search(kind) for kind in kinds]
     assert quick == numba_s
     assert [len(found) for found in quick] == [0, 1, 2, 0, 4, 1, 1, 0]
+
+
+@pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
+def test_an_inlined_function_is_read_once_for_every_place_it_is_inlined() -> None:
+    """A function numba inlines in three places of two kernels compiled with the same flags is
+    read into IR once (collision.kernels.read_inlined_once), each place gets its own copy (the
+    kernels' answers are right), and a kernel with other flags reads it again."""
+    from numba import njit
+    from numba.core.inline_closurecall import InlineWorker
+
+    reads: list[Any] = []
+    quick = InlineWorker.run_untyped_passes
+    assert getattr(quick, "_polycolly_quick", False)
+    read = quick.__wrapped__
+
+    def counting(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        reads.append(func)
+        return read(self, func, enable_ssa)
+
+    cells = [cell for cell in quick.__closure__ if cell.cell_contents is read]
+    assert len(cells) == 1
+
+    def scaled(x: float, k: float) -> float:
+        y = x * k
+        return y + 1.0 if y > 0.0 else y - 1.0
+
+    inlined = njit(inline="always")(scaled)
+
+    def first(x: float) -> float:
+        return inlined(x, 2.0) + inlined(-x, 3.0)
+
+    def second(x: float) -> float:
+        return inlined(x, 5.0)
+
+    cells[0].cell_contents = counting
+    try:
+        assert njit(first)(1.5) == (3.0 + 1.0) + (-4.5 - 1.0)
+        assert njit(second)(1.5) == 7.5 + 1.0
+        assert njit(fastmath=True)(second)(-2.0) == -10.0 - 1.0
+    finally:
+        cells[0].cell_contents = read
+    assert reads == [scaled, scaled]  # once for the default flags, once for fastmath's
