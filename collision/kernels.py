@@ -22,13 +22,15 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
-Importing this module also trims four of numba's own costs, each a few hundredths of a cold
-compile: comparisons of compile flags (:func:`quick_flag_comparisons`), a rewrite for
-``with`` blocks that every function's bytecode went through (:func:`quick_with_rewrite`), the
-C wrapper numba built for each of its own functions' implementations (``np.empty`` and the
-like, :func:`overloads_without_c_wrappers`), which only compiled code calls, the search
-for reference counts in values that hold none (:func:`quick_reference_counts`), and reading
-again the body of a function numba inlines at each place it is inlined (:func:`read_inlined_once`).
+Importing this module also trims six of numba's own costs, each a few hundredths of a cold
+compile, without changing what it compiles: comparisons of compile flags
+(:func:`quick_flag_comparisons`); a rewrite for ``with`` blocks that every function's
+bytecode went through (:func:`quick_with_rewrite`); the C wrapper numba built for each of its
+own functions' implementations (``np.empty`` and the like), which only compiled code calls
+(:func:`overloads_without_c_wrappers`); the search for reference counts in values that hold
+none (:func:`quick_reference_counts`); reading again the body of a function numba inlines at
+each place it is inlined (:func:`read_inlined_once`); and copying source positions with the
+IR it inlines (:func:`shared_source_positions`). Each is tested against numba's own result.
 """
 
 from __future__ import annotations
@@ -391,3 +393,23 @@ def read_inlined_once() -> None:
 
 
 read_inlined_once()
+
+
+def shared_source_positions() -> None:
+    """Copies of numba's IR share its source positions (``ir.Loc``) instead of copying them.
+
+    numba copies a function's IR (``copy.deepcopy``) at every place it inlines it, and every
+    statement and expression carries a position: a file name, a line and a column, which
+    nothing changes once made (numba's own copies of variables and constants already keep
+    their positions). The line cache a position fills when an error message quotes it is the
+    same for every copy."""
+    if "__deepcopy__" in vars(numba_ir.Loc):
+        return
+
+    def keep(self: Any, memo: dict[int, Any]) -> Any:
+        return self
+
+    numba_ir.Loc.__deepcopy__ = keep  # type: ignore[attr-defined]
+
+
+shared_source_positions()

@@ -457,3 +457,28 @@ def test_an_inlined_function_is_read_once_for_every_place_it_is_inlined() -> Non
     finally:
         cells[0].cell_contents = read
     assert reads == [scaled, scaled]  # once for the default flags, once for fastmath's
+
+
+def test_copies_of_numba_ir_share_source_positions() -> None:
+    """A deep copy of a function's IR (as numba makes to inline it) has its statements, new
+    objects, at the same source positions, the very position objects
+    (collision.kernels.shared_source_positions); the original is left as it was."""
+    import copy
+
+    from numba.core import interpreter
+    from numba.core.bytecode import ByteCode, FunctionIdentity
+
+    def sample(x: float) -> float:
+        y = 2.0 * x
+        return y + 1.0 if y > 0.0 else y - 1.0
+
+    identity = FunctionIdentity.from_function(sample)
+    func_ir = interpreter.Interpreter(identity).interpret(ByteCode(func_id=identity))
+    before = func_ir.dump_to_string()
+    for label, block in func_ir.blocks.items():
+        copied = copy.deepcopy(block)
+        assert [str(s) for s in copied.body] == [str(s) for s in block.body]
+        for mine, theirs in zip(copied.body, block.body, strict=True):
+            assert mine is not theirs and mine.loc is theirs.loc and mine.loc.line > 0
+        assert copied.loc is block.loc, label
+    assert func_ir.dump_to_string() == before
