@@ -323,21 +323,24 @@ def quick_reference_counts() -> None:
     search = NRTContext.get_meminfos
     if getattr(search, "_polycolly_quick", False):
         return
-    counted: dict[tuple[int, Any], bool] = {}
+    # By identities (a type's hash is its key's, rehashed at every use); each entry keeps its
+    # type, so that the identity is not reused.
+    counted: dict[tuple[int, int], tuple[Any, bool]] = {}
 
     def holds(context: Any, builder: Any, kind: Any) -> bool:
         """Whether a value of numba type ``kind`` holds a reference count, where numba's search
         would look: in itself or in the members its data model lists (a type met again while
         its own answer is pending, were there such, counts as holding one: searched)."""
         models = context.data_model_manager
-        key = (id(models), kind)
-        found = counted.get(key)
-        if found is None:
-            counted[key] = True
-            model = models[kind]
-            members = model.traverse(builder)
-            found = model.has_nrt_meminfo() or any(holds(context, builder, t) for t, _ in members)
-            counted[key] = found
+        key = (id(models), id(kind))
+        entry = counted.get(key)
+        if entry is not None:
+            return entry[1]
+        counted[key] = (kind, True)
+        model = models[kind]
+        members = model.traverse(builder)
+        found = model.has_nrt_meminfo() or any(holds(context, builder, t) for t, _ in members)
+        counted[key] = (kind, found)
         return found
 
     def get_meminfos(self: Any, builder: Any, kind: Any, value: Any) -> list[tuple[Any, Any]]:
