@@ -3,8 +3,10 @@ pymunk on the same scenes, each engine timed in its own process.
 
 Method: every run is one child process (``python -m demo.bench.worker ENGINE SCENE SIZE
 STEPS``) that builds the scene from the one generator (demo.bench.scenes), compiles or loads
-what it needs, then times each step (wall clock, ``perf_counter``; the process's CPU time is
-recorded beside it) and measures the outcome after the timed loop. The parent runs the
+what it needs (ours: the step of that very world, a big world's own specialisation on threads
+included), then times each step (wall clock, ``perf_counter``; the process's CPU time is
+recorded beside it) and measures the outcome after the timed loop. A run that compiled
+anything while timed says so (``compiled_while_timing``; the text names the round). The parent runs the
 engines one after another, alternating their order from round to round so that neither
 always runs first on a shared machine, and reports each round's ratio of total step time
 (ours / theirs) and the median over rounds. Settings as the adapters state them: dt 1/60,
@@ -20,13 +22,14 @@ with each engine's fitted exponent (ms/step ~ bodies^k, least squares in log-log
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -89,6 +92,29 @@ def os_threads() -> int | None:
         return None
 
 
+@contextlib.contextmanager
+def counting_compiles() -> Iterator[list[int]]:
+    """``with counting_compiles() as compiled:``: ``compiled[0]`` counts the functions numba
+    compiles in the block (a timed loop should compile none: its times would be compile's)."""
+    from numba.core import event  # noqa: PLC0415
+
+    compiled = [0]
+
+    class Count(event.Listener):
+        def on_start(self, ev: Any) -> None:
+            compiled[0] += 1
+
+        def on_end(self, ev: Any) -> None:
+            pass
+
+    listener = Count()
+    event.register("numba:compile", listener)
+    try:
+        yield compiled
+    finally:
+        event.unregister("numba:compile", listener)
+
+
 def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool = False) -> dict[str, Any]:
     """Build ``scene_name`` at ``size`` in ``engine``, time ``steps`` steps, measure the outcome;
     ``profile``: ours times its stages too (``profile_s``, see :func:`stage_profile`)."""
@@ -101,17 +127,22 @@ def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool 
     t0 = time.perf_counter()
     sim = engines.build(engine, scene)
     build_s = time.perf_counter() - t0
-    if profile and engine == "ours":
-        sim.world.profile.enabled = True  # type: ignore[attr-defined]
+    if engine == "ours":
+        # The warm-up's small world does not compile a big world's step (its own
+        # specialisation, on threads): this world's step is compiled here, untimed.
+        sim.world.precompile()  # type: ignore[attr-defined]
+        if profile:
+            sim.world.profile.enabled = True  # type: ignore[attr-defined]
     start = sim.state()
     times = np.empty(steps)
     clock = time.perf_counter
-    cpu0 = time.process_time()
-    for k in range(steps):
-        t = clock()
-        sim.step(1)
-        times[k] = clock() - t
-    cpu = time.process_time() - cpu0
+    with counting_compiles() as compiled:
+        cpu0 = time.process_time()
+        for k in range(steps):
+            t = clock()
+            sim.step(1)
+            times[k] = clock() - t
+        cpu = time.process_time() - cpu0
     result: dict[str, Any] = {
         "engine": engine,
         "scene": scene_name,
@@ -125,6 +156,7 @@ def time_run(engine: str, scene_name: str, size: int, steps: int, profile: bool 
         "step_ms_median": float(np.median(times) * 1e3),
         "step_ms_p95": float(np.percentile(times, 95) * 1e3),
         "threads": os_threads(),
+        "compiled_while_timing": compiled[0],
     }
     result.update(outcome(scene, start, sim.state(), overlap=spec.overlap))
     stages = stage_profile(sim)
@@ -270,6 +302,15 @@ def _print_scene(scene_name: str, entry: dict[str, Any], names: Sequence[str], o
                 for clock, r in entry["ratio"][o].items()
             )
             print(f"  ours/{o}: {text}", file=out)
+        compiled = [
+            f"{n} round {i + 1}: {run[n]['compiled_while_timing']}"
+            for i, run in enumerate(entry["runs"])
+            for n in names
+            if run[n].get("compiled_while_timing")
+        ]
+        if compiled:
+            listed = ", ".join(compiled)
+            print(f"  functions numba compiled while timed (those times hold compiling): {listed}", file=out)
     last = entry["runs"][-1]
     for n in names:
         print(f"  {n}: {_outcome_text(last[n])}", file=out)

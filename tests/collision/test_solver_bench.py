@@ -8,6 +8,7 @@ import json
 import numpy as np
 import pytest
 
+from collision.threads import THREADED_BODIES
 from demo import bench
 from demo.bench import engines, scenes, speed
 
@@ -250,3 +251,17 @@ def test_physics_report_shows_every_engine_beside_the_expected_value(capsys) -> 
     text = capsys.readouterr().out
     assert "exempt" in text and "time for the spin to fall to 1% of w0 [s]" in text
     assert bench.main(["--physics", "--case", "nope"]) == 2
+
+
+def test_a_timed_run_compiles_nothing_while_timed_even_a_big_world_s_step() -> None:
+    """The warm-up's world is small; a pile past collision.threads.THREADED_BODIES rows steps
+    with a specialisation of its own (on threads), which the timed run compiles before its
+    clock starts (``compiled_while_timing`` 0); the count itself counts what numba compiles."""
+    from numba import njit
+
+    size = THREADED_BODIES + 52
+    result = speed.time_run("ours", "pile", size, 2)
+    assert result["bodies"] == size and result["compiled_while_timing"] == 0
+    with speed.counting_compiles() as compiled:
+        assert njit(lambda x: x + 1)(1) == 2
+    assert compiled[0] == 1
