@@ -209,6 +209,20 @@ def compile_calls(func: Callable[..., Any], *args: Any) -> Any:
         )
 
 
+def _replaced(owner: Any, name: str) -> bool:
+    """Whether ``owner.name`` is already one of this module's replacements (a second import of
+    this module, as under a reload, leaves numba's one replacement in place)."""
+    return getattr(getattr(owner, name), "_polycolly_quick", False)
+
+
+def _replace(owner: Any, name: str, quick: Callable[..., Any]) -> None:
+    """``quick`` in place of numba's ``owner.name``, marked as a replacement, with numba's kept
+    as its ``__wrapped__`` (tests compare the two)."""
+    quick._polycolly_quick = True  # type: ignore[attr-defined]
+    quick.__wrapped__ = getattr(owner, name)  # type: ignore[attr-defined]
+    setattr(owner, name, quick)
+
+
 def quick_flag_comparisons() -> None:
     """numba's ``TargetConfig.values``, ``__hash__`` and ``__eq__`` with the same results, cheaper.
 
@@ -262,9 +276,9 @@ def quick_with_rewrite() -> None:
     assigns to a variable of its own (``_WITH_EXIT``); in a function without such an
     assignment there is nothing to drop. The engine's kernels have no ``with`` blocks, and
     listing their variables was 2.5% of the default scene's cold compile (one process)."""
-    rewrite = interpreter.peep_hole_delete_with_exit
-    if getattr(rewrite, "_polycolly_quick", False):
+    if _replaced(interpreter, "peep_hole_delete_with_exit"):
         return
+    rewrite = interpreter.peep_hole_delete_with_exit
 
     def delete_with_exit(func_ir: Any) -> Any:
         for block in func_ir.blocks.values():
@@ -273,8 +287,7 @@ def quick_with_rewrite() -> None:
                     return rewrite(func_ir)
         return func_ir
 
-    delete_with_exit._polycolly_quick = True  # type: ignore[attr-defined]
-    interpreter.peep_hole_delete_with_exit = delete_with_exit
+    _replace(interpreter, "peep_hole_delete_with_exit", delete_with_exit)
 
 
 quick_with_rewrite()
@@ -290,9 +303,9 @@ def overloads_without_c_wrappers() -> None:
     does): 3% of the default scene's cold compile, one process. An implementation that sets
     the option itself keeps its own."""
     template = templates._OverloadFunctionTemplate
-    decorator = template._get_jit_decorator
-    if getattr(decorator, "_polycolly_quick", False):
+    if _replaced(template, "_get_jit_decorator"):
         return
+    decorator = template._get_jit_decorator
 
     def jit_decorator(self: Any) -> Callable[..., Any]:
         jitter = decorator(self)
@@ -303,8 +316,7 @@ def overloads_without_c_wrappers() -> None:
 
         return without_c_wrapper
 
-    jit_decorator._polycolly_quick = True  # type: ignore[attr-defined]
-    template._get_jit_decorator = jit_decorator  # type: ignore[method-assign]
+    _replace(template, "_get_jit_decorator", jit_decorator)
 
 
 overloads_without_c_wrappers()
@@ -320,8 +332,7 @@ def quick_reference_counts() -> None:
     fields, and this was 6% of the default scene's cold compile (one process). Here a member
     is read out only if its type can hold a reference count (found the way numba's own search
     goes, once per type); the counts found, and their order, are numba's."""
-    search = NRTContext.get_meminfos
-    if getattr(search, "_polycolly_quick", False):
+    if _replaced(NRTContext, "get_meminfos"):
         return
     # By identities (a type's hash is its key's, rehashed at every use); each entry keeps its
     # type, so that the identity is not reused.
@@ -353,9 +364,7 @@ def quick_reference_counts() -> None:
                 found.extend(self.get_meminfos(builder, member, read(value)))
         return found
 
-    get_meminfos._polycolly_quick = True  # type: ignore[attr-defined]
-    get_meminfos.__wrapped__ = search  # type: ignore[attr-defined]
-    NRTContext.get_meminfos = get_meminfos  # type: ignore[method-assign]
+    _replace(NRTContext, "get_meminfos", get_meminfos)
 
 
 quick_reference_counts()
@@ -370,9 +379,9 @@ def read_inlined_once() -> None:
     engine inlines small helpers (``slot``, a row's loads) at hundreds of places: the IR read
     the first time, for the same function, flags and local types, serves the others. The pass
     also sets the caller's ``enable_ssa`` flag, as numba's does."""
-    read = InlineWorker.run_untyped_passes
-    if getattr(read, "_polycolly_quick", False):
+    if _replaced(InlineWorker, "run_untyped_passes"):
         return
+    read = InlineWorker.run_untyped_passes
     known: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
 
     def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
@@ -390,9 +399,7 @@ def read_inlined_once() -> None:
         entries.append((flags, func_ir))
         return func_ir
 
-    run_untyped_passes._polycolly_quick = True  # type: ignore[attr-defined]
-    run_untyped_passes.__wrapped__ = read  # type: ignore[attr-defined]
-    InlineWorker.run_untyped_passes = run_untyped_passes  # type: ignore[method-assign]
+    _replace(InlineWorker, "run_untyped_passes", run_untyped_passes)
 
 
 read_inlined_once()

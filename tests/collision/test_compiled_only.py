@@ -286,7 +286,7 @@ def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch
 
     quick = interpreter.peep_hole_delete_with_exit
     assert getattr(quick, "_polycolly_quick", False)
-    original = quick.__closure__[0].cell_contents  # numba's own, which the quick one calls
+    original = quick.__wrapped__  # numba's own, which the quick one calls
     assert original.__module__ == "numba.core.interpreter" and original is not quick
 
     def read(func: Any) -> Any:
