@@ -63,6 +63,34 @@ def test_a_crowd_gets_its_pair_budget_and_the_flag() -> None:
         assert np.all(pairs[:, 0] < pairs[:, 1]) and np.all(np.diff(pairs[:, 0] * n + pairs[:, 1]) > 0)
 
 
+def test_a_world_heaped_on_one_spot_warns_once_and_steps_on() -> None:
+    """World.step says once (a RuntimeWarning naming the budget) that a step's pairs reached
+    MAX_PAIRS_PER_BODY per body, and keeps stepping; a world that never reaches it never warns."""
+    import warnings
+
+    import pytest
+
+    from collision import Polygon, World
+
+    def heap(n: int) -> World:
+        world = World(gravity=(0.0, 0.0))
+        for k in range(n):
+            world.add_body(Polygon.box(1.0, 1.0), (1e-3 * k, 0.0))
+        return world
+
+    crowded = heap(80)
+    with pytest.warns(RuntimeWarning, match="MAX_PAIRS_PER_BODY") as caught:
+        crowded.step(1.0 / 60.0)
+    assert len([w for w in caught if issubclass(w.category, RuntimeWarning)]) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        crowded.step(1.0 / 60.0)  # said once
+        spread = heap(20)
+        for _ in range(3):
+            spread.step(1.0 / 60.0)
+    assert crowded.step_count == 2 and np.all(np.isfinite(crowded.position))
+
+
 def test_transform_vertices_rotates_counter_clockwise() -> None:
     local = np.zeros((1, MAX_VERTICES, 2))
     local[0, 0] = (1.0, 0.0)

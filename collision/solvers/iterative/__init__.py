@@ -74,7 +74,7 @@ from collision.solvers.iterative.warm_start import (
 )
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
-from collision.threads import step_threads
+from collision.threads import THREADED_BODIES, step_threads
 from collision.tolerances import (
     BROADPHASE_FAT_MARGIN,
     CONTACT_DAMPING_RATIO,
@@ -523,7 +523,8 @@ class IterativeSolver:
         state = self._state
         if state.sleep_time.shape[0] != bodies.position.shape[0]:
             state = new_state(bodies.position.shape[0], state)  # kept only if the step is done
-        threads = step_threads(settings.threads, bodies.position.shape[0])
+        rows = bodies.position.shape[0]
+        threads = None if rows < THREADED_BODIES else step_threads(settings.threads, rows)
         done, index, vectors, values, contact_state, fat_pairs = iterative_step(
             tuple(bodies), tuple(settings.values), tuple(context), tuple(state), threads
         )
