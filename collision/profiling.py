@@ -194,22 +194,14 @@ class Profile:
         return self.ticks
 
     def end(self) -> None:
-        """The step begun has ended (the world calls this): its stages and its time recorded."""
+        """The step begun has ended (the world calls this when the step completes; a step that
+        raised is not counted): its stages and its time recorded."""
         if not self._enabled:
             return
         self._last[-1] = time.perf_counter() - self._start
         self._last[:-1] = self.ticks / ticks_per_second()
         self._total += self._last
         self.steps += 1
-
-    def __enter__(self) -> np.ndarray:
-        """``with world.profile as ticks:`` around a step: :meth:`begin`, then :meth:`end` if
-        the step completes (a step that raised is not counted)."""
-        return self.begin()
-
-    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
-        if kind is None:
-            self.end()
 
     @staticmethod
     def _named(values: np.ndarray) -> dict[str, float]:

@@ -138,3 +138,24 @@ def test_the_stage_table_gives_ms_per_step_and_shares() -> None:
     outside = text.splitlines()[-1].split()
     assert outside[-1] == "1.0000"  # 0.1 s over 100 steps outside the stages
     assert np.isclose(float(outside[-1]), 1.0)
+
+
+def test_a_step_that_raises_is_not_counted() -> None:
+    """A step refused for its dt, or for a state out of range, adds nothing to the profile;
+    the next good step counts, with its stages."""
+    world = _pile_world(40)
+    world.profile.enabled = True
+    world.step(DT)
+    assert world.profile.steps == 1
+    total = world.profile.total
+    with pytest.raises(ValueError, match="dt"):
+        world.step(float("nan"))
+    moving = world.body_count - 1  # the pile's last body (the static ground comes first)
+    saved = world.position[moving].copy()
+    world.position[moving] = (np.inf, 0.0)
+    with pytest.raises(ValueError, match="position"):
+        world.step(DT)
+    assert world.profile.steps == 1 and world.profile.total == total
+    world.position[moving] = saved
+    world.step(DT)
+    assert world.profile.steps == 2 and world.profile.total[STEP] > total[STEP]
