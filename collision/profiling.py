@@ -203,6 +203,15 @@ class Profile:
         self._total += self._last
         self.steps += 1
 
+    def __enter__(self) -> np.ndarray:
+        """``with world.profile as ticks:`` around a step: :meth:`begin`, then :meth:`end` if
+        the step completes (a step that raised is not counted)."""
+        return self.begin()
+
+    def __exit__(self, kind: Any, error: Any, trace: Any) -> None:
+        if kind is None:
+            self.end()
+
     @staticmethod
     def _named(values: np.ndarray) -> dict[str, float]:
         return dict(zip((*STAGES, STEP), map(float, values), strict=True))

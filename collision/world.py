@@ -99,8 +99,6 @@ class World:
         self.contacts = Contacts.empty()
         self._continuous = True
         self._warned_crowd = False
-        # The flag the broadphase sets when a step's pairs reach their budget (StepContext.crowd).
-        self._crowd = np.zeros(1, dtype=np.int64)
         self.profile = profiling.Profile()
         self._store = BodyStore()
 
@@ -505,34 +503,24 @@ class World:
         """Advance the world by ``dt`` seconds (``MIN_TIME_STEP`` to ``MAX_TIME_STEP``) with the
         chosen solver. A step ends within the limits of :meth:`add_body` (see
         ``bodies.keep_in_bounds``), so the next one accepts it; a refused step changes nothing."""
-        # A float in range, the common case, is taken as it is: the check's work is a share of a
-        # small world's step.
-        h = dt if type(dt) is float and MIN_TIME_STEP <= dt <= MAX_TIME_STEP else self._checked_dt(dt)
-        ticks = self.profile.begin()
-        solver = self._solver_object()
-        settings = self.solver_settings()
-        store = self._store
-        crowd = self._crowd
-        crowd[0] = 0
-        context = self._step_context(h, crowd, ticks)
-        # The solver opens the step with the world's part (bodies.open_step), so the whole
-        # step is one call into compiled code.
-        contacts = solver.step(store.rows, settings, context)
-        if contacts is None:
-            check_state(store.rows)  # the exact check: raises, naming the first entry out of range
-            # In range after all (the fast check's squares can overflow where the values do not).
-            contacts = solver.step(store.rows, settings, context._replace(check=False))
-            assert contacts is not None  # unchecked, the opening takes any state
-        self.contacts = contacts
-        self.time += h
-        self.step_count += 1
-        if crowd[0] and not self._warned_crowd:
-            self._warned_crowd = warn_crowd(store.count)
-        self.profile.end()  # a step that raised is not counted
-
-    @staticmethod
-    def _checked_dt(dt: Any) -> float:
-        return checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
+        with self.profile as ticks:
+            h = checks.number(dt, "dt", minimum=MIN_TIME_STEP, maximum=MAX_TIME_STEP)
+            solver = self._solver_object()
+            settings = self.solver_settings()
+            store = self._store
+            context = self._step_context(h, crowd := np.zeros(1, dtype=np.int64), ticks)
+            # The solver opens the step with the world's part (bodies.open_step), so the whole
+            # step is one call into compiled code.
+            contacts = solver.step(store.rows, settings, context)
+            if contacts is None:
+                check_state(store.rows)  # the exact check: raises, naming the first entry out of range
+                # In range after all (the fast check's squares can overflow where the values do not).
+                contacts = solver.step(store.rows, settings, context._replace(check=False))
+                assert contacts is not None  # unchecked, the opening takes any state
+            self.contacts = contacts
+            self.time += h
+            self.step_count += 1
+            self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
 
     def _step_context(self, dt: float, crowd: np.ndarray, ticks: np.ndarray) -> StepContext:
         store = self._store
