@@ -32,17 +32,6 @@ def _copy_rows(out: np.ndarray, rows: tuple) -> None:
             target[k] = row[k]
 
 
-@njit(cache=True, inline="always")
-def _copy_vectors(out: np.ndarray, rows: tuple) -> None:
-    """Plane ``q`` of ``out (r, c, 2)`` <- ``rows[q] (c, 2)`` for each of the ``r`` planes."""
-    for q in range(len(rows)):
-        target = out[q]
-        row = rows[q]
-        for k in range(target.shape[0]):
-            target[k, 0] = row[k, 0]
-            target[k, 1] = row[k, 1]
-
-
 @compiled_only(**UNCOUNTED)
 def _store_values(values: np.ndarray, points: Points, prepared: Prepared, totals: tuple) -> None:
     """``values`` of :func:`pack_contacts` (see there) from the points, their prepared impulses
@@ -76,6 +65,8 @@ def pack_contacts(
     vectors = np.empty((3, c, 2))
     values = np.empty((STORE_ROWS + 4, c))
     _copy_rows(index, (prepared.body_a, prepared.body_b, points.key, *rows))
-    _copy_vectors(vectors, (points.point_a, points.point_b, points.normal))
+    # Each point's (x, y) pairs as one row of 2 c values (the arrays are C-ordered).
+    flat = (points.point_a.reshape(-1), points.point_b.reshape(-1), points.normal.reshape(-1))
+    _copy_rows(vectors.reshape((3, 2 * c)), flat)
     _store_values(values, points, prepared, totals)
     return index, vectors, values
