@@ -83,7 +83,10 @@ def is_installed() -> bool:
 
 
 def _engine_kernel(value: Any) -> bool:
-    return isinstance(value, CPUDispatcher) and value.py_func.__module__.partition(".")[0] == "collision"
+    if not isinstance(value, CPUDispatcher):
+        return False
+    # A function made by exec (collision.kernels.python_entry's) has no module.
+    return (value.py_func.__module__ or "").partition(".")[0] == "collision"
 
 
 def _import_engine() -> None:

@@ -157,6 +157,26 @@ def test_install_switches_every_reference_and_uninstall_restores_them() -> None:
         assert after[key] is value, key
 
 
+def test_install_passes_over_a_kernel_made_outside_any_module() -> None:
+    # python_entry's kernels are made by exec: their function has no module.
+    from collision.kernels import python_entry
+    from collision.solvers.iterative.colours import keep_order
+
+    holder = types.ModuleType("holds_a_python_entry")
+    holder.entry = python_entry(keep_order)  # type: ignore[attr-defined]
+    assert holder.entry.py_func.__module__ is None  # type: ignore[attr-defined]
+    sys.modules[holder.__name__] = holder
+    try:
+        interpreter.install()
+        try:
+            assert interpreter.is_installed()
+            assert isinstance(holder.entry, CPUDispatcher)  # type: ignore[attr-defined]
+        finally:
+            interpreter.uninstall()
+    finally:
+        del sys.modules[holder.__name__]
+
+
 def test_a_thread_in_compiled_here_runs_compiled_while_the_others_interpret(installed: object) -> None:
     """numpy keeps float32 arithmetic in float32; the compiled kernel returns a Python float:
     the result's type tells which form ran."""

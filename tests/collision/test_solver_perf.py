@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from collision.kernels import python_entry
-from collision.solvers.iterative.colours import SOLVE_STREAMS
+from collision.solvers.iterative.colours import SOLVE_STREAMS, no_kept_order
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
 from tests.collision.kernel_records import (
@@ -235,6 +235,7 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
         prepared,
         Manifolds(d["offsets"], d["block"]),
         None,
+        no_kept_order(),
     )
     velocity = bodies.velocity
     angular_velocity = bodies.angular_velocity

@@ -59,6 +59,7 @@ from collision.profiling import (
     start_clock,
 )
 from collision.solvers.iterative.ccd import stop_at_static
+from collision.solvers.iterative.colours import no_kept_order
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
@@ -246,7 +247,8 @@ class IterativeState(NamedTuple):
     2)``, ``fat_skip (n,) bool``, ``fat_valid (1,) bool``, ``fat_pairs (f, 2) int64``. Last
     step's contact points, in (row_a, row_b) order: ``prev_a``, ``prev_b``, ``prev_key (p,)
     int64`` (rows and feature key), ``prev_state (p,) int8``, ``prev_store (6, p)`` (normal and
-    tangent impulse, middle of the point x, y, normal x, y)."""
+    tangent impulse, middle of the point x, y, normal x, y). ``kept_order (k,) int64``: the
+    order the passes took last step's manifolds in (colours.keep_order)."""
 
     sleep_time: np.ndarray
     was_sleeping: np.ndarray
@@ -261,6 +263,7 @@ class IterativeState(NamedTuple):
     prev_key: np.ndarray
     prev_state: np.ndarray
     prev_store: np.ndarray
+    kept_order: np.ndarray
 
 
 def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
@@ -292,6 +295,7 @@ def new_state(n: int, keep: IterativeState | None = None) -> IterativeState:
         np.zeros(1, dtype=np.bool_),
         np.zeros((0, 2), dtype=np.int64),
         *prev,
+        no_kept_order(),
     )
 
 
@@ -349,11 +353,12 @@ def solve(
     points: Points,
     c: int,
     threads: int | None,
-) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Stages 3-5: prepare and warm start the ``c`` points, the soft step (on ``threads``,
-    None: one), restitution. Returns ``(prepared, total_normal, total_tangent, row_a,
-    row_b)``: the points (their bodies the roots, their impulses last substep's), the impulses
-    over the step (N s), and the rows the points were found on."""
+    None: one), restitution. Returns ``(prepared, total_normal, total_tangent, row_a, row_b,
+    kept_order)``: the points (their bodies the roots, their impulses last substep's), the
+    impulses over the step (N s), the rows the points were found on, and the order the passes
+    took the manifolds in (see soft_step.colour_rows)."""
     start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     offsets = run_offsets(points.pair_index, c)
@@ -368,9 +373,10 @@ def solve(
     manifolds = group_manifolds(offsets, prepared, inv_mass, inv_inertia)
     start_pose = (bodies.position.copy(), bodies.angle.copy())
     lap(context.ticks, PREPARE, start)
-    total_normal, total_tangent, max_normal_impulse = soft_step(
-        bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds, threads
-    )
+    total_normal, total_tangent, max_normal_impulse, kept = soft_step(
+        bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds, threads,
+        state.kept_order,
+    )  # fmt: skip
     start = start_clock(context.ticks)
     threshold = impact_threshold(context, settings)
     apply_restitution(
@@ -389,7 +395,7 @@ def solve(
         ),
     )  # fmt: skip
     lap(context.ticks, RESTITUTION, start)
-    return prepared, total_normal, total_tangent, row_a, row_b
+    return prepared, total_normal, total_tangent, row_a, row_b, kept
 
 
 @compiled_only()
@@ -398,13 +404,13 @@ def _refused(state: IterativeState) -> tuple:
     index = np.empty((5, 0), dtype=np.int64)
     vectors = np.empty((3, 0, 2))
     values = np.empty((STORE_ROWS + 4, 0))
-    return False, index, vectors, values, np.empty(0, dtype=np.int8), state.fat_pairs
+    return False, index, vectors, values, np.empty(0, dtype=np.int8), state.fat_pairs, state.kept_order
 
 
 @njit(cache=True)
 def iterative_step(
     fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple, threads: int | None
-) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The whole world step with the iterative solver in one compiled call: the world's
     opening (collision.bodies.open_step), the module docstring's stages 1-7, the world's
     closing (collision.bodies.close_step).
@@ -412,12 +418,12 @@ def iterative_step(
     The body store's rows, the :class:`IterativeSettings` values, the step context and the
     :class:`IterativeState` come as plain tuples (collision.records); ``threads`` is None for
     one thread (numba then compiles no threaded kernel into this specialisation) or the count
-    numba is set to (collision/threads.py). Returns ``(done, index,
-    vectors, values, contact_state, fat_pairs)``: whether the opening accepted the state (if
-    not, nothing changed and there are no points), this step's contact points (see
-    :func:`pack_contacts`; ``contact_state (c,) int8``) and the broadphase cache's pairs; with
-    ``index``'s rows 2-4, ``contact_state`` and ``values``' first STORE_ROWS rows they are what
-    the state keeps for the next step.
+    numba is set to (collision/threads.py). Returns ``(done, index, vectors, values,
+    contact_state, fat_pairs, kept_order)``: whether the opening accepted the state (if not,
+    nothing changed and there are no points), this step's contact points (see
+    :func:`pack_contacts`; ``contact_state (c,) int8``), the broadphase cache's pairs and the
+    order the passes took the manifolds in; with ``index``'s rows 2-4, ``contact_state`` and
+    ``values``' first STORE_ROWS rows they are what the state keeps for the next step.
     """
     bodies = Bodies(*fields)
     settings = IterativeValues(*settings_fields)
@@ -450,7 +456,7 @@ def iterative_step(
         pairs, fat_pairs = broadphase(bodies, context, settings, (state, fat_pairs), moving, dynamic, threads)
         points, c = collide(bodies, context, settings, pairs, moving, threads)
     lap(ticks, NARROWPHASE, t)
-    prepared, total_normal, total_tangent, row_a, row_b = solve(
+    prepared, total_normal, total_tangent, row_a, row_b, kept = solve(
         bodies, context, settings, state, moving, pairs, points, c, threads
     )
     t = start_clock(ticks)
@@ -465,7 +471,7 @@ def iterative_step(
     index, vectors, values = pack_contacts(points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
     lap(ticks, STORE, t)
     close_step(bodies, context.has_compounds)
-    return True, index, vectors, values, prepared.state, fat_pairs
+    return True, index, vectors, values, prepared.state, fat_pairs, kept
 
 
 def _calls_beside_solve(bodies: Bodies, context: StepContext, settings: Any, state: IterativeState) -> None:
@@ -525,7 +531,7 @@ class IterativeSolver:
             state = new_state(bodies.position.shape[0], state)  # kept only if the step is done
         rows = bodies.position.shape[0]
         threads = None if rows < THREADED_BODIES else step_threads(settings.threads, rows)
-        done, index, vectors, values, contact_state, fat_pairs = iterative_step(
+        done, index, vectors, values, contact_state, fat_pairs, kept = iterative_step(
             tuple(bodies), tuple(settings.values), tuple(context), tuple(state), threads
         )
         if not done:
@@ -533,6 +539,6 @@ class IterativeSolver:
         # The warm-start store keeps the arrays (the step only reads them); the contacts get
         # read-only views of them.
         self._state = IterativeState(
-            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS]
+            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS], kept
         )
         return Contacts.packed(index, vectors, values[STORE_ROWS:], contact_state)

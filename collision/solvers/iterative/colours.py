@@ -213,3 +213,101 @@ def colour_manifolds(link: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, n
         if colour[m] == COLOURS:
             colour[m] = top
     return _by_run(colour, top + 1)
+
+
+# An order kept from one step to the next: a resting scene's manifolds stay the same step after
+# step (the pyramid's every step), and so does their order, which then costs a comparison
+# instead of a sort. One int64 array, so the solver's state between steps holds one more array:
+# a header (KEPT_HEADER values: kind, g, n, packed rows, len(starts), points), then the
+# manifolds it was made for (g x 4, see manifold_links), the rows that moved (n, 0 or 1), and
+# what the order is: order, starts, packed link (x 4), perm.
+KEPT_HEADER = 6
+#: Kinds of order: levels of body order (a small world's) or colours.
+LEVELS, COLOURED = 0, 1
+
+
+def no_kept_order() -> np.ndarray:
+    """A kept order that holds for no step (see :func:`kept_order_holds`)."""
+    return np.full(KEPT_HEADER, -1, dtype=np.int64)
+
+
+@compiled_only()
+def keep_order(
+    kind: int, original: np.ndarray, moves: np.ndarray, order: np.ndarray, starts: np.ndarray,
+    link: np.ndarray, perm: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """The order ``(order, starts, link, perm)`` (see soft_step.colour_rows) of ``kind`` made
+    for the manifolds ``original (g, 4)`` and the rows ``moves (n,) bool``, kept in one int64
+    array (see :func:`kept_order_holds`, :func:`kept_views`)."""
+    g = original.shape[0]
+    n = moves.shape[0]
+    m = order.shape[0]
+    k = starts.shape[0]
+    c = perm.shape[0]
+    kept = np.empty(KEPT_HEADER + 4 * g + n + m + k + 4 * m + c, dtype=np.int64)
+    kept[0] = kind
+    kept[1] = g
+    kept[2] = n
+    kept[3] = m
+    kept[4] = k
+    kept[5] = c
+    at = KEPT_HEADER
+    for row in range(g):
+        for j in range(4):
+            kept[at] = original[row, j]
+            at += 1
+    for i in range(n):
+        kept[at] = 1 if moves[i] else 0
+        at += 1
+    for q in range(m):
+        kept[at] = order[q]
+        at += 1
+    for q in range(k):
+        kept[at] = starts[q]
+        at += 1
+    for row in range(m):
+        for j in range(4):
+            kept[at] = link[row, j]
+            at += 1
+    for q in range(c):
+        kept[at] = perm[q]
+        at += 1
+    return kept
+
+
+@compiled_only()
+def kept_order_holds(kept: np.ndarray, kind: int, original: np.ndarray, moves: np.ndarray) -> bool:
+    """Whether ``kept`` (see :func:`keep_order`) is the order of ``kind`` for the manifolds
+    ``original (g, 4)`` and the rows ``moves (n,) bool``: the same manifolds (bodies and
+    points) and the same rows moving give the same order, bit for bit."""
+    g = original.shape[0]
+    n = moves.shape[0]
+    if kept[0] != kind or kept[1] != g or kept[2] != n:
+        return False
+    at = KEPT_HEADER
+    for row in range(g):
+        for j in range(4):
+            if kept[at] != original[row, j]:
+                return False
+            at += 1
+    for i in range(n):
+        if (kept[at] != 0) != moves[i]:
+            return False
+        at += 1
+    return True
+
+
+@njit(cache=True, inline="always")
+def kept_views(kept: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(order, starts, link, perm)`` of ``kept`` (see :func:`keep_order`), views of it."""
+    m = kept[3]
+    k = kept[4]
+    at = KEPT_HEADER + 4 * kept[1] + kept[2]
+    order = kept[at : at + m]
+    at += m
+    starts = kept[at : at + k]
+    at += k
+    link = kept[at : at + 4 * m].reshape((m, 4))
+    at += 4 * m
+    perm = kept[at : at + kept[5]]
+    return order, starts, link, perm

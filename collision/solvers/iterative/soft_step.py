@@ -29,8 +29,13 @@ from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import (
+    COLOURED,
+    LEVELS,
     SOLVE_STREAMS,
     colour_manifolds,
+    keep_order,
+    kept_order_holds,
+    kept_views,
     level_order,
     packed_links,
     padded_levels,
@@ -155,27 +160,34 @@ def colour_rows(
     inv_mass: np.ndarray,
     inv_inertia: np.ndarray,
     threads: int | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    kept: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The manifolds in the passes' order (collision/solvers/iterative/colours.py: levels of body
     order when ``threads`` is None, a small world's, filled up with empty manifolds where that
     puts a level's last manifolds in lanes; else colour order) and their points with them:
-    ``(order (g,), starts, link (g, 4), perm (c,))``, where packed manifold row ``m`` is
+    ``(order (g,), starts, link (g, 4), perm (c,), kept)``, where packed manifold row ``m`` is
     manifold ``order[m]`` (-1: an empty one, on the phantom body row ``n``), ``link`` its
     bodies and its points' packed rows, packed point row ``q`` point ``perm[q]``; the passes
     take the runs of rows ``starts`` gives (levels or colours, whose manifolds share no moving
-    body; the last run, the colours' overflow, on one thread and one at a time)."""
+    body; the last run, the colours' overflow, on one thread and one at a time). ``kept``: last
+    step's order (colours.keep_order), taken as it is when it was made for the same manifolds
+    and the same rows moving; returned, the order this one is (views of it)."""
     original = manifold_links(prepared, manifolds)
     n = inv_mass.shape[0]
     moves = np.empty(n, dtype=np.bool_)
     for i in range(n):
         moves[i] = inv_mass[i] != 0.0 or inv_inertia[i] != 0.0
-    if threads is None:
-        order, starts = level_order(original, moves, SOLVE_STREAMS)
-        order, starts = padded_levels(order, starts)
-    else:
-        order, starts = colour_manifolds(original, moves)
-    link, perm = packed_links(original, order, n)
-    return order, starts, link, perm
+    kind = LEVELS if threads is None else COLOURED
+    if not kept_order_holds(kept, kind, original, moves):
+        if threads is None:
+            order, starts = level_order(original, moves, SOLVE_STREAMS)
+            order, starts = padded_levels(order, starts)
+        else:
+            order, starts = colour_manifolds(original, moves)
+        link, perm = packed_links(original, order, n)
+        kept = keep_order(kind, original, moves, order, starts, link, perm)
+    order, starts, link, perm = kept_views(kept)
+    return order, starts, link, perm, kept
 
 
 @njit(cache=True, inline="always")
@@ -419,7 +431,8 @@ def soft_step(
     prepared: Prepared,
     manifolds: Manifolds,
     threads: int | None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kept: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Solve, integrate positions and relax over ``settings.substeps`` substeps of the step,
     on ``threads`` (None: one, and no threaded kernel compiled; see ``solve_pass``);
     the last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
@@ -430,8 +443,10 @@ def soft_step(
     step (gravity applies where ``moving`` and the body's own inverse mass are set). The
     prepared points' ``normal_impulse``, ``tangent_impulse`` hold the warm start on entry and
     last substep's impulses on return. Moves the moving bodies (angles wrapped to [-pi, pi)).
-    Returns ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,))``: impulses
-    over the whole step and the largest normal impulse a point gave in any pass (N s).
+    ``kept``: last step's order of the manifolds (see :func:`colour_rows`). Returns
+    ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,), kept)``: impulses over
+    the whole step and the largest normal impulse a point gave in any pass (N s), and this
+    step's order.
     """
     start = profiling.start_clock(context.ticks)
     n = bodies.position.shape[0]
@@ -445,7 +460,7 @@ def soft_step(
             bodies.velocity[i, 0] -= context.gravity_x * dt
             bodies.velocity[i, 1] -= context.gravity_y * dt
     body = pack_bodies(bodies, inv_mass, inv_inertia)
-    order, starts, link, perm = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads)
+    order, starts, link, perm, kept = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept)
     softness = softness_table(order.shape[0], settings, h)
     point, manifold = pack_rows(
         points,
@@ -480,4 +495,4 @@ def soft_step(
     )
     wrap_angles(bodies.angle)
     profiling.lap(context.ticks, profiling.STORE, start)
-    return total_normal, total_tangent, max_normal_impulse
+    return total_normal, total_tangent, max_normal_impulse, kept

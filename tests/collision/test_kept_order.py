@@ -1,0 +1,138 @@
+"""The order of the solver's passes kept from one step to the next
+(collision/solvers/iterative/colours.py, keep_order): it holds only for the same manifolds and
+the same rows moving, it gives back exactly the order it kept, and a world that keeps it steps
+bit for bit as one that makes the order anew every step."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from collision.kernels import python_entry
+from collision.solvers.iterative.colours import (
+    COLOURED,
+    LEVELS,
+    SOLVE_STREAMS,
+    colour_manifolds,
+    keep_order,
+    kept_order_holds,
+    kept_views,
+    level_order,
+    no_kept_order,
+    packed_links,
+    padded_levels,
+)
+from collision.threads import THREADED_BODIES
+from demo.bench import scenes
+from demo.bench.engines.ours import add_bodies, new_world
+
+keep = python_entry(keep_order)
+holds = python_entry(kept_order_holds)
+
+
+def random_manifolds(seed: int, n: int = 60, groups: int = 150) -> tuple[np.ndarray, np.ndarray]:
+    """``(original (g, 4), moves (n,))``: manifolds in (a, b) order with one or two points each,
+    as manifold_links lists them, and the rows that move (a few static)."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n, groups)
+    b = rng.integers(0, n, groups)
+    pairs = sorted({(min(x, y), max(x, y)) for x, y in zip(a, b, strict=True) if x != y})
+    original = np.zeros((len(pairs), 4), dtype=np.int64)
+    q = 0
+    for g, (x, y) in enumerate(pairs):
+        count = 1 + int(rng.random() < 0.7)
+        original[g] = (x, y, q, q + count)
+        q += count
+    moves = rng.random(n) > 0.1
+    return original, moves
+
+
+def made_order(kind: int, original: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The order soft_step.colour_rows makes for ``kind``: ``(order, starts, link, perm)``."""
+    if kind == LEVELS:
+        order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
+        order, starts = python_entry(padded_levels)(order, starts)
+    else:
+        order, starts = python_entry(colour_manifolds)(original, moves)
+    link, perm = python_entry(packed_links)(original, order, moves.shape[0])
+    return order, starts, link, perm
+
+
+@pytest.mark.parametrize("kind", [LEVELS, COLOURED])
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_order_gives_back_the_order_it_kept(kind: int, seed: int) -> None:
+    original, moves = random_manifolds(seed)
+    made = made_order(kind, original, moves)
+    kept = keep(kind, original, moves, *made)
+    assert kept.dtype == np.int64 and kept.ndim == 1
+    for back, want in zip(kept_views(kept), made, strict=True):
+        assert back.shape == want.shape
+        np.testing.assert_array_equal(back, want)
+    assert holds(kept, kind, original, moves)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_kept_order_holds_for_nothing_else(seed: int) -> None:
+    original, moves = random_manifolds(seed)
+    kept = keep(LEVELS, original, moves, *made_order(LEVELS, original, moves))
+    rng = np.random.default_rng(100 + seed)
+    assert not holds(kept, COLOURED, original, moves), "another kind of order"
+    assert not holds(no_kept_order(), LEVELS, original, moves), "the state's first kept order"
+    assert not holds(kept, LEVELS, original[:-1], moves), "a manifold fewer"
+    assert not holds(kept, LEVELS, original, moves[:-1]), "a row fewer"
+    assert not holds(kept, LEVELS, original, np.append(moves, True)), "a row more"
+    for trial in range(20):
+        g = int(rng.integers(0, original.shape[0]))
+        j = int(rng.integers(0, 4))
+        other = original.copy()
+        other[g, j] += 1  # another body, or a point more or fewer
+        assert not holds(kept, LEVELS, other, moves), (trial, g, j)
+        flipped = moves.copy()
+        i = int(rng.integers(0, moves.shape[0]))
+        flipped[i] = not flipped[i]
+        assert not holds(kept, LEVELS, original, flipped), (trial, i)
+    assert holds(kept, LEVELS, original.copy(), moves.copy())
+
+
+def step_both_ways(spec: scenes.SceneSpec, steps: int, threads: int = 1) -> tuple[int, int]:
+    """Step ``spec`` in two worlds, one keeping the passes' order across steps and one handed
+    no kept order before each step; asserts they agree bit for bit after every step. Returns
+    the steps at which the first world took its kept order as it was, and those it remade it."""
+    kept_world, fresh_world = new_world(spec), new_world(spec)
+    for world in (kept_world, fresh_world):
+        add_bodies(world, spec)
+        world.solver_settings("iterative").threads = threads
+    taken = remade = 0
+    for step in range(steps):
+        solver = fresh_world._solver_object()
+        solver._state = solver._state._replace(kept_order=no_kept_order())
+        before = kept_world._solver_object()._state.kept_order
+        kept_world.step(scenes.DT)
+        fresh_world.step(scenes.DT)
+        if kept_world._solver_object()._state.kept_order is before:
+            taken += 1
+        else:
+            remade += 1
+        assert kept_world.state_hash() == fresh_world.state_hash(), step
+        for name in ("normal_impulse", "tangent_impulse"):
+            np.testing.assert_array_equal(
+                getattr(kept_world.contacts, name), getattr(fresh_world.contacts, name), err_msg=name
+            )
+    return taken, remade
+
+
+def test_a_resting_pyramid_keeps_its_order_and_steps_as_without_it() -> None:
+    taken, remade = step_both_ways(scenes.pyramid(8), 120)
+    # The first step makes the order (the state holds none); the boxes rest, so it holds.
+    assert remade <= 3 and taken >= 117, (taken, remade)
+
+
+def test_a_falling_pile_remakes_its_order_as_its_contacts_change_and_steps_as_without_it() -> None:
+    taken, remade = step_both_ways(scenes.pile(120), 240)
+    assert remade >= 20 and taken >= 20, (taken, remade)
+
+
+def test_a_big_world_keeps_its_colour_order_and_steps_as_without_it() -> None:
+    spec = scenes.pile(THREADED_BODIES + 40)
+    taken, remade = step_both_ways(spec, 30)
+    assert remade >= 1 and taken + remade == 30, (taken, remade)
