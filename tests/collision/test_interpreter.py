@@ -122,7 +122,9 @@ def _kernel_references() -> dict[tuple[str, str], object]:
         if not isinstance(module, types.ModuleType):
             continue
         for name, value in list(vars(module).items()):
-            engine = isinstance(value, CPUDispatcher) and value.py_func.__module__.startswith("collision")
+            # python_entry's kernels are made by exec: no module.
+            home = (value.py_func.__module__ or "") if isinstance(value, CPUDispatcher) else ""
+            engine = home.startswith("collision")
             if engine or isinstance(value, interpreter.Switch):
                 found[(module.__name__, name)] = value
     return found
