@@ -13,9 +13,11 @@ import numpy as np
 import pytest
 
 from collision.kernels import python_entry
+from collision.solvers.iterative import new_state
 from collision.solvers.iterative.colours import SOLVE_STREAMS, no_kept_order
 from collision.solvers.iterative.soft_step import soft_step
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
+from collision.tolerances import SOLVER_BLOCK_CONDITION
 from tests.collision.kernel_records import (
     bodies_of,
     context_of,
@@ -258,7 +260,7 @@ def _match(prev_keys: list[int], keys: list[int]) -> np.ndarray:
         [[1.0, 2.0], [0.0, 0.0], [-0.5, 0.5], [0.0, 0.0], [0.0, 0.0], [1.0, 1.0]]
     )  # impulses, middles (renamed points would match by place), normals
     bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=1.0)
-    prepared = python_entry(prepare_points)(
+    prepared, _ = python_entry(prepare_points)(
         bodies,
         (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),
@@ -279,3 +281,73 @@ def test_warm_start_follows_feature_keys_in_either_order() -> None:
     # One feature renamed: the kept key keeps its impulse, the other inherits by place.
     np.testing.assert_array_equal(_match([3, 8], [3, 9]), [1.0, 2.0])
     np.testing.assert_array_equal(_match([3, 8], [9, 8]), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_prepared_blocks_are_the_normal_mass_matrix_of_each_two_point_manifold(seed: int) -> None:
+    """prepare_points' block of a two-point manifold against K = J W J^T from its two normal
+    rows (J) and its bodies' inverse masses and inertias (W), and its inverse where K is well
+    conditioned; one-point manifolds have none; one thread and two give the same bits."""
+    rng = np.random.default_rng(seed)
+    n = 14
+    inv_mass = 1.0 / rng.uniform(0.2, 5.0, n)
+    inv_inertia = 1.0 / rng.uniform(0.05, 2.0, n)
+    inv_mass[:2] = inv_inertia[:2] = 0.0  # two bodies that do not move
+    position = rng.uniform(-3.0, 3.0, (n, 2))
+    pairs = np.array(sorted({tuple(sorted(rng.choice(n, 2, replace=False).tolist())) for _ in range(40)}))
+    pair_index, point_a, point_b, normal = [], [], [], []
+    for p in range(pairs.shape[0]):
+        angle = rng.uniform(-np.pi, np.pi)
+        middle = rng.uniform(-3.0, 3.0, 2)
+        count = 1 if p % 4 == 0 else 2
+        for j in range(count):
+            # Every fifth manifold's points nearly coincide: K is then (nearly) singular.
+            where = middle + (j * 1e-9 if p % 5 == 1 else j * rng.uniform(0.2, 1.0)) * np.array([1.0, 0.3])
+            pair_index.append(p)
+            point_a.append(where + 0.01)
+            point_b.append(where - 0.01)
+            normal.append([np.cos(angle), np.sin(angle)])
+    c = len(pair_index)
+    points = points_of(pair_index, np.arange(c), point_a, point_b, normal, np.full(c, -0.01))
+    offsets = np.flatnonzero(np.r_[True, np.diff(pair_index) != 0, True]).astype(np.int64)
+    bodies = bodies_of(n, position=position, friction=0.5)
+    settings = iterative_settings()
+    blocks = []
+    for threads in (None, 2):
+        _, manifolds = python_entry(prepare_points)(
+            bodies, (inv_mass, inv_inertia), pairs, points, offsets, new_state(n), settings, DT, threads
+        )
+        np.testing.assert_array_equal(manifolds.offsets, offsets)
+        blocks.append(manifolds.block)
+    np.testing.assert_array_equal(blocks[0], blocks[1])
+    block = blocks[0]
+    singular = 0
+    for g in range(pairs.shape[0]):
+        first, end = offsets[g], offsets[g + 1]
+        if end - first == 1:
+            assert not block[g].any(), g
+            continue
+        a, b = pairs[g]
+        rows = []
+        for k in (first, first + 1):
+            middle = 0.5 * (np.asarray(point_a[k]) + np.asarray(point_b[k]))
+            nx, ny = normal[k]
+            ra, rb = middle - position[a], middle - position[b]
+            rows.append([nx, ny, ra[0] * ny - ra[1] * nx, -nx, -ny, -(rb[0] * ny - rb[1] * nx)])
+        jacobian = np.array(rows)
+        weights = np.diag(
+            [inv_mass[a], inv_mass[a], inv_inertia[a], inv_mass[b], inv_mass[b], inv_inertia[b]]
+        )
+        k = jacobian @ weights @ jacobian.T
+        np.testing.assert_allclose(block[g, :3], [k[0, 0], k[0, 1], k[1, 1]], rtol=1e-12, atol=1e-14)
+        det = np.linalg.det(k)
+        if det > 10.0 * SOLVER_BLOCK_CONDITION * k[0, 0] * k[1, 1]:
+            inverse = np.linalg.inv(k)
+            assert block[g, 6] == 1.0, g
+            np.testing.assert_allclose(
+                block[g, 3:6], [inverse[0, 0], inverse[0, 1], inverse[1, 1]], rtol=1e-9
+            )
+        elif det < 0.1 * SOLVER_BLOCK_CONDITION * k[0, 0] * k[1, 1]:
+            singular += 1
+            assert block[g, 6] == 0.0 and not block[g, 3:6].any(), g
+    assert singular >= 3

@@ -302,7 +302,7 @@ def _prepare_points(p: np.ndarray, keys: list[int], normal: np.ndarray, prev: tu
     c = len(keys)
     bodies = bodies_of(2, position=[[0.0, 1.0], [0.0, -1.0]], friction=0.5)
     points = points_of(np.zeros(c), keys, p, p.copy(), normal, np.full(c, -0.01))
-    prepared = python_entry(prepare_points)(
+    prepared, _ = python_entry(prepare_points)(
         bodies,
         (np.ones(2), np.ones(2)),
         np.array([[0, 1]], dtype=np.int64),

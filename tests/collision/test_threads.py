@@ -211,7 +211,7 @@ def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads
     offsets = np.flatnonzero(np.r_[True, np.diff(pair_index) != 0, True]).astype(np.int64)
     masses = (np.ones(n), np.ones(n))
     settings = iterative_settings(match_distance=0.05, match_cosine=0.9)
-    prepared = python_entry(prepare_points)(
+    prepared, _ = python_entry(prepare_points)(
         bodies, masses, pairs, points, offsets, state, settings, DT, threads
     )
     expected = np.zeros(c)

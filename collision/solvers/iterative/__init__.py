@@ -69,7 +69,6 @@ from collision.solvers.iterative.store import STORE_ROWS, pack_contacts
 from collision.solvers.iterative.warm_start import (
     Prepared,
     empty_prepared,
-    group_manifolds,
     prepare_points,
     run_offsets,
 )
@@ -362,7 +361,7 @@ def solve(
     start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     offsets = run_offsets(points.pair_index, c)
-    prepared = prepare_points(
+    prepared, manifolds = prepare_points(
         bodies, (inv_mass, inv_inertia), pairs, points, offsets, state, settings, context.dt, threads
     )
     row_a = prepared.body_a
@@ -370,7 +369,6 @@ def solve(
     solve_moving = moving
     if context.has_compounds:
         row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
-    manifolds = group_manifolds(offsets, prepared, inv_mass, inv_inertia)
     start_pose = (bodies.position.copy(), bodies.angle.copy())
     lap(context.ticks, PREPARE, start)
     total_normal, total_tangent, max_normal_impulse, kept = soft_step(

@@ -5,10 +5,10 @@
    the match with last step's point of the same (body_a, body_b, feature key), or else the
    nearest unclaimed one of the same pair within ``match_distance`` and with a normal within
    ``match_cosine`` (cosine of the angle) of its own (:func:`match_previous`), which gives its
-   warm-start impulses and its state (new, persisting, speculative);
-2. :func:`group_manifolds`: the 2 x 2 normal mass of two-point manifolds for the block solver.
+   warm-start impulses and its state (new, persisting, speculative); and per two-point
+   manifold the 2 x 2 normal mass for the block solver (:class:`Manifolds`).
 
-Both take the manifolds as runs of one pair's points (:func:`run_offsets`). The point lists of
+It takes the manifolds as runs of one pair's points (:func:`run_offsets`). The point lists of
 both steps are in (body_a, body_b) order, so matching is one merge walk on one thread; on
 several, each manifold finds its pair's previous points by bisection.
 """
@@ -52,6 +52,16 @@ class Prepared(NamedTuple):
     state: np.ndarray
 
 
+class Manifolds(NamedTuple):
+    """Runs of points of one pair: manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``
+    (``offsets (g + 1,) int64``); ``block (g, 7)``, for two-point manifolds, the 2 x 2 normal
+    effective mass K (k11, k12, k22), its inverse (i11, i12, i22) and 1.0 when it is well
+    conditioned enough for the block solver (else 0.0)."""
+
+    offsets: np.ndarray
+    block: np.ndarray
+
+
 @compiled_only()
 def empty_prepared(c: int) -> Prepared:
     """Room for ``c`` prepared points (their impulses and time of impact zero)."""
@@ -90,22 +100,24 @@ def run_offsets(pair_index: np.ndarray, c: int) -> np.ndarray:
 def prepare_manifolds(
     bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
     threads: int | None,
-) -> Prepared:  # fmt: skip
+) -> tuple[Prepared, Manifolds]:  # fmt: skip
     """The points of the manifolds ``offsets`` (see :func:`run_offsets`), one by one: arms from
     the bodies' centroids to the middle of each point's two ends, effective masses with
-    ``masses`` = ``(inv_mass, inv_inertia)`` (n,) (zero for bodies that do not move this step),
-    materials, approach speed, and each point's state on its own (new, or speculative with its
-    time of impact); impulses 0. On numba's threads when ``threads`` is 2 or more (None: a
+    ``masses`` = ``(inv_mass, inv_inertia)`` (n,) (zero for bodies that do not move this step;
+    a compound's part has its root's), materials, approach speed, and each point's state on its
+    own (new, or speculative with its time of impact); impulses 0; and the manifolds with their
+    blocks (see :class:`Manifolds`). On numba's threads when ``threads`` is 2 or more (None: a
     small world's step, which does not compile the threaded loop)."""
     prepared = empty_prepared(offsets[-1])
+    block = np.zeros((offsets.shape[0] - 1, 7))
     rows = (bodies.position, bodies.velocity, bodies.angular_velocity, bodies.friction, bodies.restitution)
     if threads is None:
-        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared)
+        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared, block)
     elif threads < 2:
-        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared)
+        _prepare_rows(rows, masses, pairs, points, offsets, dt, prepared, block)
     else:
-        _prepare_rows_threaded(rows, masses, pairs, points, offsets, dt, prepared)
-    return prepared
+        _prepare_rows_threaded(rows, masses, pairs, points, offsets, dt, prepared, block)
+    return prepared, Manifolds(offsets, block)
 
 
 # The loops over manifolds are compiled without numba's reference counting (UNCOUNTED, see
@@ -114,39 +126,40 @@ def prepare_manifolds(
 @compiled_only(**UNCOUNTED)
 def _prepare_rows(
     rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
-    prepared: Prepared,
+    prepared: Prepared, block: np.ndarray,
 ) -> None:  # fmt: skip
-    """:func:`prepare_manifolds`' loop, writing into ``prepared``: ``rows`` = ``(position,
-    velocity, angular_velocity, friction, restitution)`` of the bodies."""
+    """:func:`prepare_manifolds`' loop, writing into ``prepared`` and ``block``: ``rows`` =
+    ``(position, velocity, angular_velocity, friction, restitution)`` of the bodies."""
     for g in range(offsets.shape[0] - 1):
-        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, prepared)
+        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, (prepared, block), g)
 
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _prepare_rows_threaded(
     rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, dt: float,
-    prepared: Prepared,
+    prepared: Prepared, block: np.ndarray,
 ) -> None:  # fmt: skip
     """:func:`_prepare_rows` on numba's threads (each manifold's rows its own)."""
     for g in prange(offsets.shape[0] - 1):
-        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, prepared)
+        _prepare_run(rows, masses, pairs, points, (offsets[g], offsets[g + 1]), dt, (prepared, block), g)
 
 
 # Inlined by numba: a small world compiles only the one-thread loop, so it is typed once, where
 # a kernel of its own would be linked and optimised again into each loop (cold start).
 @njit(cache=True, inline="always")
 def _prepare_run(
-    rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, run: tuple, dt: float,
-    prepared: Prepared,
+    rows: tuple, masses: tuple, pairs: np.ndarray, points: Points, run: tuple, dt: float, out: tuple,
+    g: int,
 ) -> None:  # fmt: skip
-    """One manifold's points ``run`` = ``(first, last)`` (exclusive) prepared into ``prepared``
-    (see :func:`prepare_manifolds`)."""
+    """Manifold ``g``'s points ``run`` = ``(first, last)`` (exclusive) prepared into ``out`` =
+    ``(prepared, block)``, and its row of ``block`` (see :func:`prepare_manifolds`)."""
     position, velocity, angular_velocity, friction_body, restitution_body = rows
     inv_mass, inv_inertia = masses
     point_a = points.point_a
     point_b = points.point_b
     normal = points.normal
     separation = points.separation
+    prepared, block = out
     body_a, body_b, cross_a, cross_b, normal_mass, tangent_mass = prepared[:6]
     friction, restitution, approach, _, _, toi, state = prepared[6:]
     first, last = run
@@ -206,6 +219,38 @@ def _prepare_run(
             toi[k] = min(s / -vn, dt) if vn < 0.0 else dt
         else:
             state[k] = CONTACT_NEW
+    if last - first == 2:
+        _block_row(block, g, ima + imb, (iia, iib), cross_a, cross_b, first)
+
+
+# Inlined by LLVM (forceinline), not by numba: inlined by numba into the threaded loop's body
+# (as _prepare_run is), its writes to ``block`` were lost.
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _block_row(
+    block: np.ndarray, g: int, ms: float, inertias: tuple, cross_a: np.ndarray, cross_b: np.ndarray,
+    first: int,
+) -> None:  # fmt: skip
+    """Row ``g`` of ``block`` (see :class:`Manifolds`): the two-point manifold whose points are
+    ``first`` and the next, their bodies' inverse masses summing to ``ms`` and ``inertias`` =
+    ``(inverse inertia of a, of b)``."""
+    iia, iib = inertias
+    rna0 = cross_a[first, 0]
+    rnb0 = cross_b[first, 0]
+    rna1 = cross_a[first + 1, 0]
+    rnb1 = cross_b[first + 1, 0]
+    k11 = ms + iia * rna0 * rna0 + iib * rnb0 * rnb0
+    k22 = ms + iia * rna1 * rna1 + iib * rnb1 * rnb1
+    k12 = ms + iia * rna0 * rna1 + iib * rnb0 * rnb1
+    block[g, 0] = k11
+    block[g, 1] = k12
+    block[g, 2] = k22
+    # Near-parallel rows (points almost coincident) make the 2 x 2 solve ill-conditioned.
+    det = k11 * k22 - k12 * k12
+    if k11 > 0.0 and k22 > 0.0 and det > SOLVER_BLOCK_CONDITION * k11 * k22:
+        block[g, 3] = k22 / det
+        block[g, 4] = -k12 / det
+        block[g, 5] = k11 / det
+        block[g, 6] = 1.0
 
 
 @njit(cache=True, inline="always")
@@ -371,60 +416,13 @@ def _match_run(
 def prepare_points(
     bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, state: Any,
     settings: Any, dt: float, threads: int | None,
-) -> Prepared:  # fmt: skip
-    """Every point of the manifolds ``offsets`` (see :func:`run_offsets`) prepared
-    (:func:`prepare_manifolds`) and matched with last step's (:func:`match_previous`), on
-    ``threads`` (see there)."""
-    prepared = prepare_manifolds(bodies, masses, pairs, points, offsets, dt, threads)
+) -> tuple[Prepared, Manifolds]:  # fmt: skip
+    """Every point of the manifolds ``offsets`` (see :func:`run_offsets`) prepared and the
+    manifolds' blocks (:func:`prepare_manifolds`), the points matched with last step's
+    (:func:`match_previous`), on ``threads`` (see there). Returns ``(prepared, manifolds)``."""
+    prepared, manifolds = prepare_manifolds(bodies, masses, pairs, points, offsets, dt, threads)
     match_previous(points, offsets, prepared, state, settings, threads)
-    return prepared
-
-
-class Manifolds(NamedTuple):
-    """Runs of points of one pair: manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``
-    (``offsets (g + 1,) int64``); ``block (g, 7)``, for two-point manifolds, the 2 x 2 normal
-    effective mass K (k11, k12, k22), its inverse (i11, i12, i22) and 1.0 when it is well
-    conditioned enough for the block solver (else 0.0)."""
-
-    offsets: np.ndarray
-    block: np.ndarray
-
-
-@compiled_only()
-def group_manifolds(
-    offsets: np.ndarray, prepared: Prepared, inv_mass: np.ndarray, inv_inertia: np.ndarray
-) -> Manifolds:
-    """The manifolds ``offsets`` (see :func:`run_offsets`) with their blocks (see
-    :class:`Manifolds`), with the bodies' solver masses ``inv_mass``, ``inv_inertia (n,)``."""
-    groups = offsets.shape[0] - 1
-    block = np.zeros((groups, 7))
-    cross_a = prepared.cross_a
-    cross_b = prepared.cross_b
-    for g in range(groups):
-        first = offsets[g]
-        if offsets[g + 1] - first != 2:
-            continue
-        a = prepared.body_a[first]
-        b = prepared.body_b[first]
-        ms = inv_mass[a] + inv_mass[b]
-        rna0 = cross_a[first, 0]
-        rnb0 = cross_b[first, 0]
-        rna1 = cross_a[first + 1, 0]
-        rnb1 = cross_b[first + 1, 0]
-        k11 = ms + inv_inertia[a] * rna0 * rna0 + inv_inertia[b] * rnb0 * rnb0
-        k22 = ms + inv_inertia[a] * rna1 * rna1 + inv_inertia[b] * rnb1 * rnb1
-        k12 = ms + inv_inertia[a] * rna0 * rna1 + inv_inertia[b] * rnb0 * rnb1
-        block[g, 0] = k11
-        block[g, 1] = k12
-        block[g, 2] = k22
-        # Near-parallel rows (points almost coincident) make the 2 x 2 solve ill-conditioned.
-        det = k11 * k22 - k12 * k12
-        if k11 > 0.0 and k22 > 0.0 and det > SOLVER_BLOCK_CONDITION * k11 * k22:
-            block[g, 3] = k22 / det
-            block[g, 4] = -k12 / det
-            block[g, 5] = k11 / det
-            block[g, 6] = 1.0
-    return Manifolds(offsets, block)
+    return prepared, manifolds
 
 
 @compiled_only()
