@@ -1,7 +1,8 @@
 """The order of the solver's passes kept from one step to the next
 (collision/solvers/iterative/colours.py, keep_order): it holds only for the same manifolds and
-the same rows moving, it gives back exactly the order it kept, and a world that keeps it steps
-bit for bit as one that makes the order anew every step."""
+the same rows moving, it gives back exactly the order it kept, a resting world's is balanced
+once (fuller groups of lanes), and a world that keeps it steps bit for bit as one that makes
+the order anew every step."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ import pytest
 
 from collision.kernels import python_entry
 from collision.solvers.iterative.colours import (
+    BALANCED,
     COLOURED,
+    KEPT_HEADER,
     LEVELS,
     SOLVE_STREAMS,
+    balanced_levels,
     colour_manifolds,
     keep_order,
     kept_order_holds,
@@ -49,8 +53,9 @@ def random_manifolds(seed: int, n: int = 60, groups: int = 150) -> tuple[np.ndar
 
 def made_order(kind: int, original: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, ...]:
     """The order soft_step.colour_rows makes for ``kind``: ``(order, starts, link, perm)``."""
-    if kind == LEVELS:
-        order, starts = python_entry(level_order)(original, moves, SOLVE_STREAMS)
+    if kind in (LEVELS, BALANCED):
+        schedule = level_order if kind == LEVELS else balanced_levels
+        order, starts = python_entry(schedule)(original, moves, SOLVE_STREAMS)
         order, starts = python_entry(padded_levels)(order, starts)
     else:
         order, starts = python_entry(colour_manifolds)(original, moves)
@@ -58,7 +63,7 @@ def made_order(kind: int, original: np.ndarray, moves: np.ndarray) -> tuple[np.n
     return order, starts, link, perm
 
 
-@pytest.mark.parametrize("kind", [LEVELS, COLOURED])
+@pytest.mark.parametrize("kind", [LEVELS, COLOURED, BALANCED])
 @pytest.mark.parametrize("seed", range(4))
 def test_a_kept_order_gives_back_the_order_it_kept(kind: int, seed: int) -> None:
     original, moves = random_manifolds(seed)
@@ -77,6 +82,9 @@ def test_a_kept_order_holds_for_nothing_else(seed: int) -> None:
     kept = keep(LEVELS, original, moves, *made_order(LEVELS, original, moves))
     rng = np.random.default_rng(100 + seed)
     assert not holds(kept, COLOURED, original, moves), "another kind of order"
+    balanced = keep(BALANCED, original, moves, *made_order(BALANCED, original, moves))
+    assert holds(balanced, LEVELS, original, moves), "balanced levels are levels"
+    assert not holds(balanced, COLOURED, original, moves)
     assert not holds(no_kept_order(), LEVELS, original, moves), "the state's first kept order"
     assert not holds(kept, LEVELS, original[:-1], moves), "a manifold fewer"
     assert not holds(kept, LEVELS, original, moves[:-1]), "a row fewer"
@@ -123,8 +131,37 @@ def step_both_ways(spec: scenes.SceneSpec, steps: int, threads: int = 1) -> tupl
 
 def test_a_resting_pyramid_keeps_its_order_and_steps_as_without_it() -> None:
     taken, remade = step_both_ways(scenes.pyramid(8), 120)
-    # The first step makes the order (the state holds none); the boxes rest, so it holds.
+    # The first step makes the order (the state holds none), the second balances it (the
+    # world remaking it every step never does); the boxes rest, so it holds.
     assert remade <= 3 and taken >= 117, (taken, remade)
+
+
+def lane_cost(order: np.ndarray, starts: np.ndarray) -> tuple[int, int]:
+    """``(groups of eight, manifolds one at a time)`` a pass over the levels ``starts`` takes."""
+    sizes = np.diff(starts)[:-1]
+    return int(np.sum(sizes // 8)), int(np.sum(sizes % 8))
+
+
+def test_a_resting_world_s_levels_are_balanced_into_fuller_groups_of_lanes() -> None:
+    spec = scenes.pyramid(20)
+    world = new_world(spec)
+    add_bodies(world, spec)
+    world.step(scenes.DT)
+    first = world._solver_object()._state.kept_order
+    assert first[0] == LEVELS
+    world.step(scenes.DT)
+    kept = world._solver_object()._state.kept_order
+    assert kept[0] == BALANCED
+    world.step(scenes.DT)
+    assert world._solver_object()._state.kept_order is kept  # balanced once, then kept
+    g, n = int(kept[1]), int(kept[2])
+    original = kept[KEPT_HEADER : KEPT_HEADER + 4 * g].reshape(g, 4)
+    moves = kept[KEPT_HEADER + 4 * g : KEPT_HEADER + 4 * g + n] != 0
+    order, starts, _, _ = kept_views(kept)
+    np.testing.assert_array_equal(order, made_order(BALANCED, original, moves)[0])
+    groups, alone = lane_cost(order, starts)
+    quick_groups, quick_alone = lane_cost(*made_order(LEVELS, original, moves)[:2])
+    assert groups < quick_groups and alone < quick_alone, (groups, alone, quick_groups, quick_alone)
 
 
 def test_a_falling_pile_remakes_its_order_as_its_contacts_change_and_steps_as_without_it() -> None:

@@ -14,6 +14,11 @@ heavy_on_light_stack_10 case), moves at most 0.045 m in 10 s so, 0.073 m in plai
 one past the highest level of the manifolds before it that share a moving body with it. Level
 by level, every body meets its manifolds in the list's order, so each impulse is the one the
 list solved one by one would give, bit for bit, and a level's manifolds share no moving body.
+Any levels with those two properties give those bits: :func:`balanced_levels` places each
+manifold between its earliest and latest level so that levels fill whole groups of lanes (the
+pyramid's passes: 54 groups of eight and 8 manifolds one at a time, against 59 and 15), which
+costs more than it saves when made every step; a resting scene, whose manifolds stay the same
+from one step to the next, keeps its order (:func:`keep_order`) and has it balanced once.
 
 A bigger world: graph colouring (:func:`colour_manifolds`), whose runs do not depend on the
 thread count. Greedy: each manifold, in manifold order, takes the first colour neither of its
@@ -39,6 +44,9 @@ SOLVE_STREAMS = 2
 #: Manifolds a level must leave past its full groups of LANES for :func:`padded_levels` to fill
 #: the group up with empty ones (see there).
 PAD_LEAST = 3
+
+#: Levels past the current one that :func:`balanced_levels` takes ready manifolds from to fill it.
+LOOKAHEAD = 16
 
 
 @compiled_only()
@@ -158,6 +166,115 @@ def level_order(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[np.n
     return _by_run(level, top + 1)
 
 
+@compiled_only()
+def balanced_levels(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[np.ndarray, np.ndarray]:
+    """The manifolds of ``link (g, 4)`` (body a, body b, ...) in levels of the list
+    ``interleaved_order(g, streams)``, each level a multiple of LANES manifolds where the list
+    allows it. A manifold's neighbours are the manifolds just before and just after it in that
+    list that share with it a body that moves (``moves (n,) bool``): it goes after those before
+    it and ahead of those after it, so each body meets its manifolds in the list's order and a
+    level's manifolds share no moving body, in as many levels as the longest chain of
+    neighbours (the least there can be).
+
+    Within that, a manifold may go anywhere between its earliest level (one past those
+    before it) and its latest (one before the latest of those after it). Level by level, the
+    manifolds whose latest level it is go in, and then, while the level is not a multiple of
+    LANES, manifolds that are ready (all those before them placed) in order of their latest
+    level, looking up to LOOKAHEAD levels on: a level of 9 left as it comes costs a group of
+    eight in lanes and one manifold on its own in every pass, 8 or 16 cost whole groups.
+    Levels with nothing due and too little to fill them stay empty and are dropped.
+
+    Returns ``(order (g,) int64, starts (k + 2,) int64)``: level ``l``'s manifolds are
+    ``order[starts[l]:starts[l + 1]]`` (in manifold order), and the last run, where
+    :func:`colour_manifolds` puts its overflow, is empty."""
+    g = link.shape[0]
+    sequence = interleaved_order(g, streams)
+    _, _, waiting, depth = _before(link, moves, sequence)
+    # Backwards: the manifolds just after each one, its latest level, and the ready ones (none
+    # before them) in a stack per latest level, the list's first on top.
+    after = np.empty((g, 2), dtype=np.int64)
+    latest = np.empty(g, dtype=np.int64)
+    head = np.full(depth, -1, dtype=np.int64)
+    below = np.empty(g, dtype=np.int64)
+    following = np.full(moves.shape[0], -1, dtype=np.int64)
+    for q in range(g - 1, -1, -1):
+        m = slot(sequence[q])
+        lv = depth - 1
+        for side in range(2):
+            body = slot(link[m, side])
+            s = following[body] if moves[body] else -1
+            after[q, side] = s
+            if s >= 0:
+                lv = min(lv, latest[slot(s)] - 1)
+                following[body] = q
+            elif moves[body]:
+                following[body] = q
+        latest[q] = lv
+        if waiting[q] == 0:
+            below[q] = head[slot(lv)]
+            head[slot(lv)] = q
+    level = np.empty(g, dtype=np.int64)
+    chosen = np.empty(g, dtype=np.int64)
+    levels = 0
+    for lv in range(depth):
+        count = 0
+        ahead = lv
+        while ahead < min(depth, lv + 1 + LOOKAHEAD) and (ahead == lv or count % LANES != 0):
+            while head[ahead] >= 0 and (ahead == lv or count % LANES != 0):
+                q = head[ahead]
+                head[ahead] = below[slot(q)]
+                chosen[count] = q
+                count += 1
+            ahead += 1
+        if count == 0:
+            continue
+        for k in range(count):
+            level[slot(sequence[slot(chosen[k])])] = levels
+        levels += 1
+        for k in range(count):
+            placed = slot(chosen[k])
+            for side in range(2):
+                s = after[placed, side]
+                if s < 0 or (side == 1 and s == after[placed, 0]):
+                    continue
+                waiting[slot(s)] -= 1
+                if waiting[slot(s)] == 0:
+                    below[slot(s)] = head[slot(latest[s])]
+                    head[slot(latest[s])] = s
+    return _by_run(level, levels + 1)
+
+
+@njit(cache=True, inline="always")
+def _before(
+    link: np.ndarray, moves: np.ndarray, sequence: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """For each position ``q`` of the list ``sequence`` (manifolds of ``link``): ``before (g,
+    2)``, the positions of the manifolds just before it that share its body a (column 0) or b
+    (column 1) where that body moves, -1 where none; its earliest level (one past theirs);
+    how many distinct manifolds those are; and the levels the longest chain of them needs."""
+    g = sequence.shape[0]
+    before = np.empty((g, 2), dtype=np.int64)
+    earliest = np.empty(g, dtype=np.int64)
+    waiting = np.empty(g, dtype=np.int64)
+    last = np.full(moves.shape[0], -1, dtype=np.int64)
+    depth = 0
+    for q in range(g):
+        m = slot(sequence[q])
+        lv = 0
+        for side in range(2):
+            body = slot(link[m, side])
+            p = last[body] if moves[body] else -1
+            before[q, side] = p
+            if p >= 0:
+                lv = max(lv, earliest[slot(p)] + 1)
+            if moves[body]:
+                last[body] = q
+        earliest[q] = lv
+        waiting[q] = (before[q, 0] >= 0) + (before[q, 1] >= 0 and before[q, 1] != before[q, 0])
+        depth = max(depth, lv + 1)
+    return before, earliest, waiting, depth
+
+
 @njit(cache=True, inline="always")
 def _by_run(run: np.ndarray, runs: int) -> tuple[np.ndarray, np.ndarray]:
     """``(order (g,), starts (runs + 1,))``: the manifolds ``m`` of ``run[m]`` = 0 .. runs - 1,
@@ -222,8 +339,9 @@ def colour_manifolds(link: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, n
 # manifolds it was made for (g x 4, see manifold_links), the rows that moved (n, 0 or 1), and
 # what the order is: order, starts, packed link (x 4), perm.
 KEPT_HEADER = 6
-#: Kinds of order: levels of body order (a small world's) or colours.
-LEVELS, COLOURED = 0, 1
+#: Kinds of order: levels of body order (a small world's; balanced: :func:`balanced_levels`) or
+#: colours.
+LEVELS, COLOURED, BALANCED = 0, 1, 2
 
 
 def no_kept_order() -> np.ndarray:
@@ -282,7 +400,8 @@ def kept_order_holds(kept: np.ndarray, kind: int, original: np.ndarray, moves: n
     points) and the same rows moving give the same order, bit for bit."""
     g = original.shape[0]
     n = moves.shape[0]
-    if kept[0] != kind or kept[1] != g or kept[2] != n:
+    same_kind = kept[0] == kind or (kind == LEVELS and kept[0] == BALANCED)
+    if not same_kind or kept[1] != g or kept[2] != n:
         return False
     at = KEPT_HEADER
     for row in range(g):

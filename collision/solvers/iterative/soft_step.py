@@ -29,9 +29,11 @@ from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.colours import (
+    BALANCED,
     COLOURED,
     LEVELS,
     SOLVE_STREAMS,
+    balanced_levels,
     colour_manifolds,
     keep_order,
     kept_order_holds,
@@ -178,14 +180,22 @@ def colour_rows(
     for i in range(n):
         moves[i] = inv_mass[i] != 0.0 or inv_inertia[i] != 0.0
     kind = LEVELS if threads is None else COLOURED
-    if not kept_order_holds(kept, kind, original, moves):
+    held = kept_order_holds(kept, kind, original, moves)
+    if not held or kept[0] == LEVELS:
+        made = kind
         if threads is None:
-            order, starts = level_order(original, moves, SOLVE_STREAMS)
+            if held:
+                # The same manifolds two steps running (a resting scene): worth the time to
+                # fill the levels up to whole groups of lanes, once.
+                order, starts = balanced_levels(original, moves, SOLVE_STREAMS)
+                made = BALANCED
+            else:
+                order, starts = level_order(original, moves, SOLVE_STREAMS)
             order, starts = padded_levels(order, starts)
         else:
             order, starts = colour_manifolds(original, moves)
         link, perm = packed_links(original, order, n)
-        kept = keep_order(kind, original, moves, order, starts, link, perm)
+        kept = keep_order(made, original, moves, order, starts, link, perm)
     order, starts, link, perm = kept_views(kept)
     return order, starts, link, perm, kept
 
