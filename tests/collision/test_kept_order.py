@@ -54,8 +54,9 @@ def random_manifolds(seed: int, n: int = 60, groups: int = 150) -> tuple[np.ndar
 def made_order(kind: int, original: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, ...]:
     """The order soft_step.colour_rows makes for ``kind``: ``(order, starts, link, perm)``."""
     if kind in (LEVELS, BALANCED):
-        schedule = level_order if kind == LEVELS else balanced_levels
-        order, starts = python_entry(schedule)(original, moves, SOLVE_STREAMS)
+        quick = kind == LEVELS
+        schedule = python_entry(level_order) if quick else python_entry(balanced_levels)
+        order, starts = schedule(original, moves, SOLVE_STREAMS)
         order, starts = python_entry(padded_levels)(order, starts)
     else:
         order, starts = python_entry(colour_manifolds)(original, moves)

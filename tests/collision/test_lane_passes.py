@@ -135,7 +135,7 @@ def random_links(seed: int, most_bodies: int, most_groups: int) -> tuple:
     return a, b, moves, original
 
 
-SCHEDULES = {"levels": level_order, "balanced": balanced_levels}
+SCHEDULES = {"levels": python_entry(level_order), "balanced": python_entry(balanced_levels)}
 
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
@@ -146,7 +146,7 @@ def test_levels_keep_every_body_s_order_and_share_no_moving_body(schedule: str, 
     manifold at its earliest level (brute force), balanced_levels anywhere that keeps the rest."""
     a, b, moves, original = random_links(seed, 40, 120)
     groups = original.shape[0]
-    order, starts = python_entry(SCHEDULES[schedule])(original, moves, SOLVE_STREAMS)
+    order, starts = SCHEDULES[schedule](original, moves, SOLVE_STREAMS)
     sequence = interleaved(groups, SOLVE_STREAMS)
     level = brute_levels(a, b, moves, sequence)
     assert sorted(order.tolist()) == list(range(groups))
@@ -174,7 +174,7 @@ def test_levels_solved_eight_at_a_time_are_the_list_one_by_one(schedule: str, se
     against the interleaved list solved one by one, bit for bit."""
     body, point, manifold, link, _, softness = random_rows(seed, n=120, schedule=in_manifold_order)
     groups = link.shape[0]
-    order, starts = python_entry(SCHEDULES[schedule])(link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
+    order, starts = SCHEDULES[schedule](link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
     assert np.sum(np.diff(starts) // passes.LANES) > 20  # levels with lanes to fill
     packed_link = np.zeros_like(link)
     packed_link[:, :2] = link[order, :2]
@@ -229,7 +229,7 @@ def test_padded_levels_solved_in_lanes_are_the_list_one_by_one(schedule: str, se
     one by one leaves them, bit for bit, and the phantom row untouched."""
     body, point, manifold, link, _, softness = random_rows(seed, n=120, schedule=in_manifold_order)
     n, groups = body.shape[0], link.shape[0]
-    order, starts = python_entry(SCHEDULES[schedule])(link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
+    order, starts = SCHEDULES[schedule](link, body[:, p.B_IM] != 0.0, SOLVE_STREAMS)
     order, starts = python_entry(padded_levels)(order, starts)
     empty = order < 0
     real = order[~empty]
