@@ -306,8 +306,9 @@ def solver_masses(bodies: Bodies, moving: np.ndarray) -> tuple[np.ndarray, np.nd
     root = bodies.root
     body_inv_mass = bodies.inv_mass
     body_inv_inertia = bodies.inv_inertia
-    inv_mass = np.zeros(n)
-    inv_inertia = np.zeros(n)
+    masses = np.zeros((2, n))
+    inv_mass = masses[0]
+    inv_inertia = masses[1]
     for i in range(n):
         r = root[i]
         if moving[r]:

@@ -238,14 +238,10 @@ def collide(
     world_normals = np.empty_like(wv)
     has_normals = np.zeros(n, dtype=np.bool_)
     capacity = 2 * m
-    points = Points(
-        np.empty(capacity, dtype=np.int64),
-        np.empty(capacity, dtype=np.int64),
-        np.empty((capacity, 2)),
-        np.empty((capacity, 2)),
-        np.empty((capacity, 2)),
-        np.empty(capacity),
-    )
+    # Rows of three arrays, not six (an allocation costs as much as a pair's manifold).
+    index = np.empty((2, capacity), dtype=np.int64)
+    vectors = np.empty((3, capacity, 2))
+    points = Points(index[0], index[1], vectors[0], vectors[1], vectors[2], np.empty(capacity))
     continuous = context.continuous
     motion = body_reach(bodies, moving, context.dt) if continuous else np.zeros((0, 3))
     shapes = (wv, bodies.vertex_count)
@@ -268,7 +264,8 @@ def _serial_manifolds(
     shapes: tuple, pairs: np.ndarray, reach: tuple, normals: tuple, points: Points
 ) -> Index:
     """:func:`_pair_manifolds` with a scratch of its own (one thread)."""
-    scratch = (np.empty((2, 2)), np.empty((2, 2)), np.empty(2), np.empty(2, dtype=np.int64))
+    room = np.empty((5, 2))
+    scratch = (room[0:2], room[2:4], room[4], np.empty(2, dtype=np.int64))
     return _pair_manifolds(shapes, pairs, reach, normals, points, scratch)
 
 

@@ -488,9 +488,10 @@ def soft_step(
         bodies, context, settings, moving, (body, manifold, link, starts), point, softness, threads
     )
     start = profiling.start_clock(context.ticks)
-    max_normal_impulse = np.empty(c)
-    total_normal = np.empty(c)
-    total_tangent = np.empty(c)
+    out = np.empty((3, c))
+    max_normal_impulse = out[0]
+    total_normal = out[1]
+    total_tangent = out[2]
     for i in range(n):
         bodies.velocity[i, 0] = body[i, B_VX]
         bodies.velocity[i, 1] = body[i, B_VY]
