@@ -403,17 +403,16 @@ def kept_order_holds(kept: np.ndarray, kind: int, original: np.ndarray, moves: n
     same_kind = kept[0] == kind or (kind == LEVELS and kept[0] == BALANCED)
     if not same_kind or kept[1] != g or kept[2] != n:
         return False
-    at = KEPT_HEADER
-    for row in range(g):
-        for j in range(4):
-            if kept[at] != original[row, j]:
-                return False
-            at += 1
+    # No early exit: the loops vectorise (a resting scene compares them all every step anyway).
+    flat = original.reshape(-1)
+    kept_links = kept[KEPT_HEADER : KEPT_HEADER + 4 * g]
+    differ = False
+    for i in range(4 * g):
+        differ |= kept_links[i] != flat[i]
+    kept_moves = kept[KEPT_HEADER + 4 * g : KEPT_HEADER + 4 * g + n]
     for i in range(n):
-        if (kept[at] != 0) != moves[i]:
-            return False
-        at += 1
-    return True
+        differ |= (kept_moves[i] != 0) != moves[i]
+    return not differ
 
 
 @njit(cache=True, inline="always")
