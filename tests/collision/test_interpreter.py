@@ -201,6 +201,28 @@ def test_a_thread_in_compiled_here_runs_compiled_while_the_others_interpret(inst
     assert float(seen["main"]) == pytest.approx(4.0 - 2.0 * np.pi, abs=1e-6)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_interpreted_level_schedules_are_the_compiled_ones(installed: object, seed: int) -> None:
+    """The levels a small world's passes take, interpreted (the program's first minute) and
+    compiled: the same order (numpy's bools and integers are not numba's)."""
+    from collision.kernels import python_entry
+    from collision.solvers.iterative import colours
+
+    rng = np.random.default_rng(seed)
+    n, groups = 60, 300
+    a = rng.integers(0, n, groups)
+    original = np.zeros((groups, 4), dtype=np.int64)
+    original[:, 0], original[:, 1] = a, (a + rng.integers(1, n, groups)) % n
+    moves = rng.random(n) > 0.1
+    for name in ("level_order", "balanced_levels"):
+        schedule = getattr(colours, name)
+        assert isinstance(schedule, interpreter.Switch), name
+        interpreted = schedule(original, moves, colours.SOLVE_STREAMS)
+        compiled = python_entry(schedule.dispatcher)(original, moves, colours.SOLVE_STREAMS)
+        for got, want in zip(interpreted, compiled, strict=True):
+            np.testing.assert_array_equal(got, want, err_msg=name)
+
+
 def test_a_kernel_compiled_while_installed_calls_the_kernels_it_names(tmp_path: Path) -> None:
     """With an empty cache, a kernel compiled inside compiled_here (the program's fallback
     when its warm-up process fails) finds switches among its globals and compiles anyway."""

@@ -270,7 +270,8 @@ def _before(
             if moves[body]:
                 last[body] = q
         earliest[q] = lv
-        waiting[q] = (before[q, 0] >= 0) + (before[q, 1] >= 0 and before[q, 1] != before[q, 0])
+        # int(): interpreted, numpy adds two bools as a logical or.
+        waiting[q] = int(before[q, 0] >= 0) + int(before[q, 1] >= 0 and before[q, 1] != before[q, 0])
         depth = max(depth, lv + 1)
     return before, earliest, waiting, depth
 
