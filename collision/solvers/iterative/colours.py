@@ -189,7 +189,7 @@ def balanced_levels(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[
     :func:`colour_manifolds` puts its overflow, is empty."""
     g = link.shape[0]
     sequence = interleaved_order(g, streams)
-    _, _, waiting, depth = _before(link, moves, sequence)
+    waiting, depth = _predecessors(link, moves, sequence)
     # Backwards: the manifolds just after each one, its latest level, and the ready ones (none
     # before them) in a stack per latest level, the list's first on top.
     after = np.empty((g, 2), dtype=np.int64)
@@ -245,13 +245,11 @@ def balanced_levels(link: np.ndarray, moves: np.ndarray, streams: int) -> tuple[
 
 
 @njit(cache=True, inline="always")
-def _before(
-    link: np.ndarray, moves: np.ndarray, sequence: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """For each position ``q`` of the list ``sequence`` (manifolds of ``link``): ``before (g,
-    2)``, the positions of the manifolds just before it that share its body a (column 0) or b
-    (column 1) where that body moves, -1 where none; its earliest level (one past theirs);
-    how many distinct manifolds those are; and the levels the longest chain of them needs."""
+def _predecessors(link: np.ndarray, moves: np.ndarray, sequence: np.ndarray) -> tuple[np.ndarray, int]:
+    """For each position ``q`` of the list ``sequence`` (manifolds of ``link``), how many
+    distinct manifolds just before it share a body with it that moves (its body a's, its body
+    b's: 0, 1 or 2), as ``waiting (g,) int64``; and the levels the longest chain of such
+    neighbours needs."""
     g = sequence.shape[0]
     before = np.empty((g, 2), dtype=np.int64)
     earliest = np.empty(g, dtype=np.int64)
@@ -273,7 +271,7 @@ def _before(
         # int(): interpreted, numpy adds two bools as a logical or.
         waiting[q] = int(before[q, 0] >= 0) + int(before[q, 1] >= 0 and before[q, 1] != before[q, 0])
         depth = max(depth, lv + 1)
-    return before, earliest, waiting, depth
+    return waiting, depth
 
 
 @njit(cache=True, inline="always")
