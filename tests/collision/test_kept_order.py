@@ -173,4 +173,5 @@ def test_a_falling_pile_remakes_its_order_as_its_contacts_change_and_steps_as_wi
 def test_a_big_world_keeps_its_colour_order_and_steps_as_without_it() -> None:
     spec = scenes.pile(THREADED_BODIES + 40)
     taken, remade = step_both_ways(spec, 30)
-    assert remade >= 1 and taken + remade == 30, (taken, remade)
+    # The first step makes it; as the pile settles some steps keep it (12 of 30 when written).
+    assert remade >= 1 and taken >= 5, (taken, remade)
