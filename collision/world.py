@@ -523,9 +523,8 @@ class World:
             self._warned_crowd = self._warned_crowd or (bool(crowd[0]) and warn_crowd(store.count))
 
     def _step_context(self, dt: float, crowd: np.ndarray, ticks: np.ndarray) -> StepContext:
-        store = self._store
-        flags = (self._continuous, store.has_compounds, store.has_kinematic)
-        return StepContext(dt, *self._gravity, *flags, crowd, ticks)
+        s, (gx, gy) = self._store, self._gravity
+        return StepContext(dt, gx, gy, self._continuous, s.has_compounds, s.has_kinematic, crowd, ticks)
 
     @property
     def precompile_parts(self) -> tuple[str, ...]:

@@ -93,7 +93,7 @@ def run_step(kernel: Callable[..., Any], bodies: Bodies, settings: Any, context:
     context_fields = tuple(context)
     if not begin_step(fields, context_fields, context.check):
         return None
-    result = kernel(fields, tuple(settings.values), context_fields)
+    result = kernel(fields, settings.fields, context_fields)
     end_step(fields, context.has_compounds)
     return result
 

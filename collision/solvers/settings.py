@@ -70,6 +70,9 @@ class Settings:
 
     Values: ClassVar[type]
     values: Any
+    #: ``values`` as a plain tuple, what compiled code takes (numba takes a named tuple in
+    #: several times the time), made when ``values`` changes rather than at every step.
+    fields: tuple
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -98,6 +101,8 @@ class Settings:
         if name != "values" and name not in self.settings():
             raise AttributeError(f"{type(self).__name__} has no setting {name!r}")
         super().__setattr__(name, value)
+        if name == "values":
+            super().__setattr__("fields", tuple(value))
 
     def __repr__(self) -> str:
         pairs = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.settings())

@@ -130,6 +130,31 @@ def test_static_bodies_overlapped_at_the_start_are_left_to_the_solver() -> None:
     np.testing.assert_array_equal(position[0], (5.0, 0.0))
 
 
+def test_only_the_bodies_that_outran_their_contacts_are_put_back() -> None:
+    # Three bodies in the wall's way (it spans y -1 to 1): the pass skips a body that moved
+    # less than the speculative reach without square roots, and one that moved more than the
+    # reach but no more than its start speed covered; the first that outran its contacts may
+    # be any row.
+    r = rows(
+        [box(2 * HALF, 2 * HALF), box(2 * HALF, 2 * HALF), box(2 * HALF, 2 * HALF), WALL],
+        [(0.0, 0.6), (0.0, 0.0), (0.0, -0.6), (2.025, 0.0)],
+        [False, False, False, True],
+    )
+    start = [(0.0, 0.6), (0.0, 0.0), (0.0, -0.6), (2.025, 0.0)]
+    end = [(0.9 * REACH, 0.6), (5.0, 0.0), (0.05, -0.6), (2.025, 0.0)]
+    moved, position = run_pass(r, start, end, [(0, 0), (0, 0), (3.1, 0), (0, 0)], [1, 1, 1, 0])
+    assert moved == 1
+    np.testing.assert_array_equal(position[0], (0.9 * REACH, 0.6))
+    np.testing.assert_allclose(position[1], (2.0 - HALF - BACKOFF, 0.0), atol=1e-12)
+    np.testing.assert_array_equal(position[2], (0.05, -0.6))
+    # The only jump in the last moving row.
+    end = [(0.9 * REACH, 0.6), (0.0, 0.0), (5.0, -0.6), (2.025, 0.0)]
+    moved, position = run_pass(r, start, end, [(0, 0)] * 4, [1, 1, 1, 0])
+    assert moved == 1
+    np.testing.assert_array_equal(position[:2], [(0.9 * REACH, 0.6), (0.0, 0.0)])
+    np.testing.assert_allclose(position[2], (2.0 - HALF - BACKOFF, -0.6), atol=1e-12)
+
+
 def test_bodies_without_mass_are_not_moved() -> None:
     # Kinematic bodies (inverse mass 0) go where their velocity takes them.
     r = rows([box(2 * HALF, 2 * HALF), WALL], [(0.0, 0.0), (2.025, 0.0)], [False, True])

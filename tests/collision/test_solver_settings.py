@@ -54,6 +54,9 @@ def test_a_bad_setting_is_refused_by_name_and_changes_nothing(name: str, value: 
     with pytest.raises(ValueError, match=rf"IterativeSettings\.{name} = .*{reason}"):
         setattr(solver, name, value)
     assert getattr(solver, name) == before
+    assert solver.fields == tuple(solver.values)
+    with pytest.raises(AttributeError, match="no setting 'fields'"):
+        solver.fields = solver.fields  # only follows the settings
     assert run(world, 60) == run(reference, 60)
 
 
@@ -63,6 +66,7 @@ def test_a_setting_reaches_the_compiled_step_and_back() -> None:
     solver = world.solver_settings("iterative")
     solver.substeps = 8
     assert solver.substeps == 8
+    assert solver.fields == tuple(solver.values)  # what the step takes follows the change
     changed = run(world, 30)
     assert changed != default  # eight substeps integrate differently from four
 

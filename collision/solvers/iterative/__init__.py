@@ -515,29 +515,37 @@ class IterativeSolver:
     :class:`IterativeState` between steps."""
 
     def __init__(self) -> None:
-        self._state = new_state(0)
+        self._fields = tuple(new_state(0))
+
+    @property
+    def _state(self) -> IterativeState:
+        # Kept as a plain tuple, what the step takes (see Settings.fields).
+        return IterativeState._make(self._fields)
+
+    @_state.setter
+    def _state(self, state: IterativeState) -> None:
+        self._fields = tuple(state)
 
     def reset(self) -> None:
         """Forget stored contacts, the broadphase cache and sleep clocks (body indices changed)."""
-        self._state = new_state(0)
+        self._fields = tuple(new_state(0))
 
     def step(self, bodies: Bodies, settings: IterativeSettings, context: StepContext) -> Contacts | None:
         """Advance ``bodies`` by ``context.dt``: the world's opening, contacts, response,
         positions, the world's closing; returns Contacts (None: the state is out of range,
         nothing changed; see collision.solvers.protocol)."""
-        state = self._state
-        if state.sleep_time.shape[0] != bodies.position.shape[0]:
-            state = new_state(bodies.position.shape[0], state)  # kept only if the step is done
+        state = self._fields
         rows = bodies.position.shape[0]
+        if state[0].shape[0] != rows:  # sleep_time
+            state = tuple(new_state(rows, self._state))  # kept only if the step is done
         threads = None if rows < THREADED_BODIES else step_threads(settings.threads, rows)
         done, index, vectors, values, contact_state, fat_pairs, kept = iterative_step(
-            tuple(bodies), tuple(settings.values), tuple(context), tuple(state), threads
+            tuple(bodies), settings.fields, tuple(context), state, threads
         )
         if not done:
             return None
         # The warm-start store keeps the arrays (the step only reads them); the contacts get
-        # read-only views of them.
-        self._state = IterativeState(
-            *state[:7], fat_pairs, index[3], index[4], index[2], contact_state, values[:STORE_ROWS], kept
-        )
+        # read-only views of them. In IterativeState's order.
+        store = (index[3], index[4], index[2], contact_state, values[:STORE_ROWS])
+        self._fields = (*state[:7], fat_pairs, *store, kept)
         return Contacts.packed(index, vectors, values[STORE_ROWS:], contact_state)

@@ -65,6 +65,23 @@ def _paired(pairs: np.ndarray, touching: np.ndarray, i: int, j: int) -> bool:
     return False
 
 
+@njit(cache=True, inline="always")
+def _outran(bodies: Bodies, has_compounds: bool, start: tuple, i: int) -> float:
+    """How far row ``i`` travelled when it is to be swept (see :func:`stop_at_static`;
+    ``start`` = ``(start_position, start_velocity, moving, dt, reach)``), else 0.0."""
+    start_position, start_velocity, moving, dt, reach = start
+    if not moving[i] or bodies.inv_mass[i] <= 0.0 or (has_compounds and bodies.root[i] != i):
+        return 0.0
+    dx = bodies.position[i, 0] - start_position[i, 0]
+    dy = bodies.position[i, 1] - start_position[i, 1]
+    squared = dx * dx + dy * dy
+    if squared <= reach * reach:
+        return 0.0  # within its contacts' reach at any speed: no square roots
+    travel = math.sqrt(squared)
+    covered = math.sqrt(start_velocity[i, 0] ** 2 + start_velocity[i, 1] ** 2) * dt + reach
+    return travel if travel > covered else 0.0
+
+
 @compiled_only()
 def stop_at_static(
     bodies: Bodies,
@@ -95,27 +112,25 @@ def stop_at_static(
     root = bodies.root
     has_compounds = context.has_compounds
     n = position.shape[0]
+    start = (start_position, start_velocity, moving, context.dt, reach)
+    swept = 0
+    while swept < n and _outran(bodies, has_compounds, start, swept) == 0.0:
+        swept += 1
+    if swept == n:
+        return 0  # a quiet world: nothing allocated
     moved_back = 0
     part = np.empty((MAX_VERTICES, 2))
-    # Made when a first body needs them: which pairs have points, and the static rows.
-    prepared = False
-    touching = np.zeros(0, dtype=np.bool_)
-    statics = np.zeros(0, dtype=np.int64)
-    for i in range(n):
-        if not moving[i] or bodies.inv_mass[i] <= 0.0 or (has_compounds and root[i] != i):
+    # Which pairs have points, and the static rows.
+    touching = np.zeros(pairs.shape[0], dtype=np.bool_)
+    for k in range(pair_index.shape[0]):
+        touching[pair_index[k]] = True
+    statics = np.flatnonzero(bodies.static)
+    for i in range(swept, n):
+        travel = _outran(bodies, has_compounds, start, i)
+        if travel == 0.0:
             continue
         dx = position[i, 0] - start_position[i, 0]
         dy = position[i, 1] - start_position[i, 1]
-        travel = math.sqrt(dx * dx + dy * dy)
-        covered = math.sqrt(start_velocity[i, 0] ** 2 + start_velocity[i, 1] ** 2) * context.dt + reach
-        if travel <= covered:
-            continue
-        if not prepared:
-            prepared = True
-            touching = np.zeros(pairs.shape[0], dtype=np.bool_)
-            for k in range(pair_index.shape[0]):
-                touching[pair_index[k]] = True
-            statics = np.flatnonzero(bodies.static)
         first = 1.0
         # The body's rows: itself, or a compound's parts, which follow their root.
         j = i
