@@ -241,6 +241,12 @@ def impacting(
     offsets = manifolds.offsets
     # A local: fetched from the record in the loop, the array would be counted per point.
     approach = prepared.approach
+    # Most steps have no impact: one pass over the points without branches says so.
+    struck = False
+    for k in range(approach.shape[0]):
+        struck |= (approach[k] < -threshold) & (max_normal_impulse[k] > 0.0)
+    if not struck:
+        return np.empty(0, dtype=np.int64)
     groups = offsets.shape[0] - 1
     hit = np.zeros(groups, dtype=np.bool_)
     count: Index = np.int64(0)  # not a literal: _spread would be compiled for it too

@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from collision.geometry import slot, wrap_angles
+from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared, manifold_link, manifold_links
@@ -447,6 +447,23 @@ def lift(
     wrap_angles(angle)
 
 
+@compiled_only(**UNCOUNTED)
+def _may_be_deep(separation: np.ndarray, prepared: Prepared, shift: float, spin: float, slop: float) -> bool:
+    """Whether a point may now be deeper than ``slop`` when no two bodies' travels add to
+    more than ``shift`` (|dx| + |dy|, units) and ``spin`` (rad): the least separation at the
+    start of the step less what the travels can close at the longest arm (a normal's
+    components are at most 1, an arm crossed with it at most the arm). A resting scene ends
+    here, where the exact test reads every point's bodies."""
+    least = math.inf
+    arm = 0.0
+    for k in range(separation.shape[0]):
+        least = min(least, separation[k])
+        arm = max(arm, abs(prepared.cross_a[k, 0]), abs(prepared.cross_b[k, 0]))
+    closing = shift + spin * arm
+    # A margin far beyond the rounding of the exact test's few operations.
+    return least - closing - 1e-9 * (abs(least) + closing + slop) <= -slop
+
+
 @compiled_only()
 def propagate_shock(
     pose: tuple,
@@ -478,12 +495,21 @@ def propagate_shock(
     up = (-gravity_x / weight, -gravity_y / weight)
     start_position, start_angle = start
     travel = np.empty((n, 3))
+    shift = 0.0  # the largest |dx| + |dy| and |turn| of a body
+    spin = 0.0
     for i in range(n):
-        travel[i, 0] = position[i, 0] - start_position[i, 0]
-        travel[i, 1] = position[i, 1] - start_position[i, 1]
+        dx = position[i, 0] - start_position[i, 0]
+        dy = position[i, 1] - start_position[i, 1]
+        travel[i, 0] = dx
+        travel[i, 1] = dy
         # Angles were wrapped to [-pi, pi) after the move.
         turn = angle[i] - start_angle[i]
-        travel[i, 2] = turn - 2.0 * math.pi * math.floor((turn + math.pi) / (2.0 * math.pi))
+        turn = turn - 2.0 * math.pi * math.floor((turn + math.pi) / (2.0 * math.pi))
+        travel[i, 2] = turn
+        shift = max(shift, abs(dx) + abs(dy))
+        spin = max(spin, abs(turn))
+    if not _may_be_deep(points.separation[:c], prepared, 2.0 * shift, 2.0 * spin, slop):
+        return
     deep = False
     for k in range(c):
         if _separation(travel, points, prepared, k) < -slop:

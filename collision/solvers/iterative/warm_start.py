@@ -315,6 +315,10 @@ def match_previous(
     ``settings.warm_start``) and persists when it touches and did before. On numba's threads
     when ``threads`` is 2 or more (None: a small world's step)."""
     previous = (state.prev_a, state.prev_b, state.prev_key, state.prev_state, state.prev_store)
+    if same_points(points, prepared, previous):
+        # A resting scene's points, step after step: each matches last step's of its row.
+        _match_in_place(points, prepared, previous, settings.warm_start)
+        return
     limits = (settings.match_distance, settings.match_cosine, settings.warm_start)
     found = np.empty((offsets.shape[0], 2), dtype=np.int64)
     if threads is None:
@@ -323,6 +327,41 @@ def match_previous(
         _match_rows(points, offsets, prepared, previous, limits, found)
     else:
         _match_rows_threaded(points, offsets, prepared, previous, limits, found)
+
+
+@compiled_only(**UNCOUNTED)
+def same_points(points: Points, prepared: Prepared, previous: tuple) -> bool:
+    """Whether this step's points are last step's (``previous``' ``prev_a``, ``prev_b``,
+    ``prev_key``) in the same order: as many, each with the same rows and feature key. Then
+    the merge walk would match each point with last step's of its row; without an early exit,
+    so LLVM vectorises the comparison."""
+    prev_a, prev_b, prev_key = previous[:3]
+    body_a = prepared.body_a
+    body_b = prepared.body_b
+    key = points.key
+    c = body_a.shape[0]
+    if prev_a.shape[0] != c:
+        return False
+    same = True
+    for k in range(c):
+        same &= (prev_a[k] == body_a[k]) & (prev_b[k] == body_b[k]) & (prev_key[k] == key[k])
+    return same
+
+
+@compiled_only(**UNCOUNTED)
+def _match_in_place(points: Points, prepared: Prepared, previous: tuple, warm_start: bool) -> None:
+    """:func:`match_previous` where :func:`same_points` holds: point ``k`` takes last step's
+    point ``k``'s impulses (with ``warm_start``) and persists when it touches and that one was
+    not speculative."""
+    prev_state = previous[3]
+    store = previous[4]
+    separation = points.separation
+    for k in range(prepared.body_a.shape[0]):
+        if warm_start:
+            prepared.normal_impulse[k] = store[0, k]
+            prepared.tangent_impulse[k] = store[1, k]
+        if separation[k] <= 0.0 and prev_state[k] != CONTACT_SPECULATIVE:
+            prepared.state[k] = CONTACT_PERSISTING
 
 
 @compiled_only(**UNCOUNTED)
