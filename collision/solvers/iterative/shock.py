@@ -305,26 +305,49 @@ def _lift(
 
 
 @compiled_only()
+def _stop_rows(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, up: tuple[float, float]
+) -> np.ndarray:
+    """The manifolds the stop passes visit, in ``walk`` (``(link, order, layer)``) order: those
+    with a touching point (separation <= 0 after ``travel``), each a row ``(manifold, held,
+    first point touches, second touches)`` of an ``(m, 4) int64`` array (``held``: see
+    :func:`_held`). The travels do not change between the passes, so neither do these."""
+    link, order, layer = walk
+    rows = np.empty((order.shape[0], 4), dtype=np.int64)
+    m = 0
+    for gg in range(order.shape[0]):
+        g = order[gg]
+        a, b, k0, k1 = manifold_link(link, g)
+        touch0 = _separation(travel, points, prepared, k0) <= 0.0
+        touch1 = _separation(travel, points, prepared, k1) <= 0.0
+        if touch0 or touch1:
+            rows[m, 0] = g
+            rows[m, 1] = _held(a, b, layer, points, k0, up)
+            rows[m, 2] = touch0
+            rows[m, 3] = touch1
+            m += 1
+    return rows[:m]
+
+
+@compiled_only()
 def _stop(
-    velocity: tuple, travel: np.ndarray, points: Points, prepared: Prepared, masses: tuple,
-    walk: tuple, up: tuple[float, float],
-) -> None:  # fmt: skip
-    """One Gauss-Seidel pass over the manifolds in ``walk`` (``(link, order, layer)``): touching
-    points (separation <= 0) that still close get the impulses that stop them (a two-point
-    manifold as a 2 x 2 block), the held body of the pair (see ``_held``) not moved; changes
-    ``velocity`` (``linear (n, 2)``, ``angular (n,)``)."""
+    velocity: tuple, points: Points, prepared: Prepared, masses: tuple, link: np.ndarray, stops: np.ndarray
+) -> None:
+    """One Gauss-Seidel pass over the manifolds ``stops`` (see :func:`_stop_rows`; ``link``:
+    their bodies and points): touching points that still close get the impulses that stop
+    them (a two-point manifold as a 2 x 2 block), the held body of the pair not moved;
+    changes ``velocity`` (``linear (n, 2)``, ``angular (n,)``)."""
     linear, angular = velocity
     inv_mass, inv_inertia = masses
-    link, order, layer = walk
-    for gg in range(order.shape[0]):
-        a, b, k0, k1 = manifold_link(link, order[gg])
+    for r in range(stops.shape[0]):
+        a, b, k0, k1 = manifold_link(link, stops[r, 0])
         two = k1 != k0
-        held = _held(a, b, layer, points, k0, up)
+        held = stops[r, 1]
         c0 = 0.0
         c1 = 0.0
-        if _separation(travel, points, prepared, k0) <= 0.0:
+        if stops[r, 2]:
             c0 = _stopping_speed(velocity, points, prepared, k0, held)
-        if _separation(travel, points, prepared, k1) <= 0.0:
+        if stops[r, 3]:
             c1 = _stopping_speed(velocity, points, prepared, k1, held)
         if c0 >= 0.0 and c1 >= 0.0:
             continue
@@ -524,5 +547,6 @@ def propagate_shock(
     if not loaded.any():
         return
     lift(pose, travel, (points, prepared, walk), (slop, iterations, max_travel, up), loaded, masses)
+    stops = _stop_rows(travel, points, prepared, walk, up)
     for _ in range(iterations):
-        _stop(velocity, travel, points, prepared, masses, walk, up)
+        _stop(velocity, points, prepared, masses, walk[0], stops)
