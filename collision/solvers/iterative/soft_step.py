@@ -326,6 +326,64 @@ def pack_rows(
     return point, manifold
 
 
+# The row steps are inlined by LLVM (forceinline), not by numba: inlined by numba into a
+# threaded loop's body, their writes were lost.
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _fall_row(body: np.ndarray, moving: np.ndarray, inv_mass: np.ndarray, fall: tuple, i: int) -> None:
+    """Row ``i``'s velocity plus a substep of gravity ``fall`` (units/s) if it moves and has mass."""
+    if moving[i] and inv_mass[i] > 0.0:
+        body[i, B_VX] += fall[0]
+        body[i, B_VY] += fall[1]
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _move_row(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float, i: int) -> None:
+    """Row ``i`` moved by its velocity over the substep ``h`` (s) if it moves: its ``pose`` =
+    ``(position, angle)`` and its travel columns."""
+    if not moving[i]:
+        return
+    position, angle = pose
+    dx = body[i, B_VX] * h
+    dy = body[i, B_VY] * h
+    da = body[i, B_W] * h
+    position[i, 0] += dx
+    position[i, 1] += dy
+    angle[i] += da
+    body[i, B_DX] += dx
+    body[i, B_DY] += dy
+    body[i, B_DA] += da
+
+
+@compiled_only(**UNCOUNTED)
+def _fall(body: np.ndarray, moving: np.ndarray, inv_mass: np.ndarray, fall: tuple) -> None:
+    """A substep of gravity for every row (see :func:`_fall_row`)."""
+    for i in range(moving.shape[0]):
+        _fall_row(body, moving, inv_mass, fall, i)
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def _fall_threaded(body: np.ndarray, moving: np.ndarray, inv_mass: np.ndarray, fall: tuple) -> None:
+    """:func:`_fall` on numba's threads: each takes a run of rows, as in the threaded passes the
+    bodies of its runs of manifolds (rows and manifolds are both in body order), so a row stays
+    in the cache of the core that works on it."""
+    for i in prange(moving.shape[0]):
+        _fall_row(body, moving, inv_mass, fall, i)
+
+
+@compiled_only(**UNCOUNTED)
+def _move(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float) -> None:
+    """Every row moved over the substep (see :func:`_move_row`)."""
+    for i in range(moving.shape[0]):
+        _move_row(body, moving, pose, h, i)
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def _move_threaded(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float) -> None:
+    """:func:`_move` on numba's threads (see :func:`_fall_threaded`)."""
+    for i in prange(moving.shape[0]):
+        _move_row(body, moving, pose, h, i)
+
+
 @njit(cache=True, inline="always")
 def run_substeps(
     bodies: Bodies,
@@ -345,7 +403,6 @@ def run_substeps(
     substeps, ``total (2, 2, g)`` (first and second point of each manifold; normal, tangent;
     N s)."""
     body, manifold, link, starts = rows
-    n = moving.shape[0]
     groups = manifold.shape[1]
     count = settings.substeps
     h = context.dt / count
@@ -357,11 +414,14 @@ def run_substeps(
     position = bodies.position
     angle = bodies.angle
     t = profiling.start_clock(context.ticks)
+    fall = (gravity_x * h, gravity_y * h)
     for sub in range(count):
-        for i in range(n):
-            if moving[i] and bodies.inv_mass[i] > 0.0:
-                body[i, B_VX] += gravity_x * h
-                body[i, B_VY] += gravity_y * h
+        if threads is None:
+            _fall(body, moving, bodies.inv_mass, fall)
+        elif threads < 2:
+            _fall(body, moving, bodies.inv_mass, fall)
+        else:
+            _fall_threaded(body, moving, bodies.inv_mass, fall)
         t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
         # Each warm start but the first also adds the impulses the last substep ended with.
         warm_start_pass(body, point, manifold, link, starts, (total, np.bool_(sub > 0)), threads)
@@ -371,18 +431,12 @@ def run_substeps(
                 body, point, manifold, link, starts, softness, inv_hs, settings.max_push_speed, threads
             )
         t = profiling.lap(context.ticks, profiling.SOLVE, t)
-        for i in range(n):
-            if not moving[i]:
-                continue
-            dx = body[i, B_VX] * h
-            dy = body[i, B_VY] * h
-            da = body[i, B_W] * h
-            position[i, 0] += dx
-            position[i, 1] += dy
-            angle[i] += da
-            body[i, B_DX] += dx
-            body[i, B_DY] += dy
-            body[i, B_DA] += da
+        if threads is None:
+            _move(body, moving, (position, angle), h)
+        elif threads < 2:
+            _move(body, moving, (position, angle), h)
+        else:
+            _move_threaded(body, moving, (position, angle), h)
         t = profiling.lap(context.ticks, profiling.INTEGRATE_POSITIONS, t)
         if sub < count - 1:
             for _ in range(settings.relax_iterations):
