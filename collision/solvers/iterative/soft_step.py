@@ -354,32 +354,18 @@ def _move_row(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float, i: in
     body[i, B_DA] += da
 
 
-@compiled_only(**UNCOUNTED)
-def _fall(body: np.ndarray, moving: np.ndarray, inv_mass: np.ndarray, fall: tuple) -> None:
-    """A substep of gravity for every row (see :func:`_fall_row`)."""
-    for i in range(moving.shape[0]):
-        _fall_row(body, moving, inv_mass, fall, i)
-
-
 @compiled_only(parallel=True, **UNCOUNTED)
 def _fall_threaded(body: np.ndarray, moving: np.ndarray, inv_mass: np.ndarray, fall: tuple) -> None:
-    """:func:`_fall` on numba's threads: each takes a run of rows, as in the threaded passes the
-    bodies of its runs of manifolds (rows and manifolds are both in body order), so a row stays
-    in the cache of the core that works on it."""
+    """:func:`_fall_row` for every row on numba's threads: each takes a run of rows, as in the
+    threaded passes the bodies of its runs of manifolds (rows and manifolds are both in body
+    order), so a row stays in the cache of the core that works on it."""
     for i in prange(moving.shape[0]):
         _fall_row(body, moving, inv_mass, fall, i)
 
 
-@compiled_only(**UNCOUNTED)
-def _move(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float) -> None:
-    """Every row moved over the substep (see :func:`_move_row`)."""
-    for i in range(moving.shape[0]):
-        _move_row(body, moving, pose, h, i)
-
-
 @compiled_only(parallel=True, **UNCOUNTED)
 def _move_threaded(body: np.ndarray, moving: np.ndarray, pose: tuple, h: float) -> None:
-    """:func:`_move` on numba's threads (see :func:`_fall_threaded`)."""
+    """:func:`_move_row` for every row on numba's threads (see :func:`_fall_threaded`)."""
     for i in prange(moving.shape[0]):
         _move_row(body, moving, pose, h, i)
 
@@ -403,6 +389,7 @@ def run_substeps(
     substeps, ``total (2, 2, g)`` (first and second point of each manifold; normal, tangent;
     N s)."""
     body, manifold, link, starts = rows
+    n = moving.shape[0]
     groups = manifold.shape[1]
     count = settings.substeps
     h = context.dt / count
@@ -417,9 +404,11 @@ def run_substeps(
     fall = (gravity_x * h, gravity_y * h)
     for sub in range(count):
         if threads is None:
-            _fall(body, moving, bodies.inv_mass, fall)
+            for i in range(n):
+                _fall_row(body, moving, bodies.inv_mass, fall, i)
         elif threads < 2:
-            _fall(body, moving, bodies.inv_mass, fall)
+            for i in range(n):
+                _fall_row(body, moving, bodies.inv_mass, fall, i)
         else:
             _fall_threaded(body, moving, bodies.inv_mass, fall)
         t = profiling.lap(context.ticks, profiling.INTEGRATE_VELOCITIES, t)
@@ -432,9 +421,11 @@ def run_substeps(
             )
         t = profiling.lap(context.ticks, profiling.SOLVE, t)
         if threads is None:
-            _move(body, moving, (position, angle), h)
+            for i in range(n):
+                _move_row(body, moving, (position, angle), h, i)
         elif threads < 2:
-            _move(body, moving, (position, angle), h)
+            for i in range(n):
+                _move_row(body, moving, (position, angle), h, i)
         else:
             _move_threaded(body, moving, (position, angle), h)
         t = profiling.lap(context.ticks, profiling.INTEGRATE_POSITIONS, t)
