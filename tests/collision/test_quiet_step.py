@@ -59,13 +59,15 @@ def test_the_bound_never_rules_out_a_point_the_exact_test_finds_deep(seed: int) 
     shift = np.max(np.abs(travel[:, 0]) + np.abs(travel[:, 1]))
     spin = np.max(np.abs(travel[:, 2]))
     deepest = exact_separation(travel, prepared, normal, separation).min()
+    assert deepest < 0.0  # the slops below are then positive, the first two under the depth
     # Slops about the deepest point: just below it, at it, just above it.
+    deep_cases = 0
     for slop in (-deepest * (1 - 1e-12), -deepest, -deepest * (1 + 1e-12), 0.01):
-        if slop < 0.0:
-            continue
         may = python_entry(_may_be_deep)(separation, prepared, 2.0 * shift, 2.0 * spin, slop)
         if deepest < -slop:
             assert may, (seed, slop)
+            deep_cases += 1
+    assert deep_cases >= 1
 
 
 @pytest.mark.parametrize(("move", "turn"), [(0.003, 0.0), (0.0, 0.002), (0.001, 0.004)])

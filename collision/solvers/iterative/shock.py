@@ -319,7 +319,8 @@ def _stop_rows(
         g = order[gg]
         a, b, k0, k1 = manifold_link(link, g)
         touch0 = _separation(travel, points, prepared, k0) <= 0.0
-        touch1 = _separation(travel, points, prepared, k1) <= 0.0
+        # A one-point manifold's second point is its first.
+        touch1 = touch0 if k1 == k0 else _separation(travel, points, prepared, k1) <= 0.0
         if touch0 or touch1:
             rows[m, 0] = g
             rows[m, 1] = _held(a, b, layer, points, k0, up)
