@@ -15,7 +15,7 @@ from collision.solvers.iterative.restitution import Motion, impacting
 from collision.solvers.iterative.shock import _may_be_deep
 from collision.solvers.iterative.warm_start import (
     Manifolds,
-    _match_rows,
+    _match_span,
     empty_prepared,
     match_previous,
     same_points,
@@ -164,7 +164,8 @@ def test_the_same_points_as_last_step_match_as_the_merge_walk_does(seed: int, wa
     python_entry(match_previous)(points, offsets, fast, state, settings, None)
     limits = (settings.match_distance, settings.match_cosine, settings.warm_start)
     found = np.empty((offsets.shape[0], 2), dtype=np.int64)
-    python_entry(_match_rows)(points, offsets, walked, previous, limits, found)  # the general path
+    span = (0, offsets.shape[0] - 1)
+    python_entry(_match_span)(points, offsets, walked, previous, limits, found, span)  # the general path
     for name in ("normal_impulse", "tangent_impulse", "state"):
         np.testing.assert_array_equal(getattr(fast, name), getattr(walked, name), err_msg=name)
     assert (fast.state == CONTACT_PERSISTING).any() and (fast.normal_impulse != 0.0).any() == warm_start

@@ -175,12 +175,13 @@ def test_one_thread_compiles_no_threaded_kernel(tmp_path: Path) -> None:
     assert two == "['_pass_threaded']"
 
 
-@pytest.mark.parametrize("threads", [None, 1, 2])
+@pytest.mark.parametrize("threads", [None, 1, 2, 3, 7])
 def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads: int | None) -> None:
     """Points of 300 random pairs (one or two each, distinct keys) matched with a previous step
     that had some of the pairs, others with other keys, and pairs gone since: every point starts
     from the impulse of last step's point of its pair with its key (by brute force), else 0 and
-    new; one thread walks the previous points in order, several find each pair's by bisection."""
+    new; one thread walks the previous points in order, several a run of pairs each from where
+    a bisection finds the run's first pair (3 and 7: runs that start anywhere)."""
     rng = np.random.default_rng(11)
     n = 120
     candidates = sorted({tuple(sorted(rng.choice(n, 2, replace=False).tolist())) for _ in range(600)})

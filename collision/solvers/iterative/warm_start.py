@@ -321,12 +321,13 @@ def match_previous(
         return
     limits = (settings.match_distance, settings.match_cosine, settings.warm_start)
     found = np.empty((offsets.shape[0], 2), dtype=np.int64)
+    groups = offsets.shape[0] - 1
     if threads is None:
-        _match_rows(points, offsets, prepared, previous, limits, found)
+        _match_span(points, offsets, prepared, previous, limits, found, (0, groups))
     elif threads < 2:
-        _match_rows(points, offsets, prepared, previous, limits, found)
+        _match_span(points, offsets, prepared, previous, limits, found, (0, groups))
     else:
-        _match_rows_threaded(points, offsets, prepared, previous, limits, found)
+        _match_rows_threaded(points, offsets, prepared, previous, limits, found, threads)
 
 
 @compiled_only(**UNCOUNTED)
@@ -364,16 +365,31 @@ def _match_in_place(points: Points, prepared: Prepared, previous: tuple, warm_st
             prepared.state[k] = CONTACT_PERSISTING
 
 
-@compiled_only(**UNCOUNTED)
-def _match_rows(
-    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple, found: np.ndarray
-) -> None:
-    """:func:`match_previous`' loop: both steps' points are in pair order, so one merge walk
-    finds each manifold's previous points. ``found (g + 1, 2) int64`` is scratch."""
+# Inlined by LLVM (forceinline) into the threaded loop, as _match_run.
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _match_span(
+    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple,
+    found: np.ndarray, span: tuple,
+) -> None:  # fmt: skip
+    """:func:`match_previous`' loop over the manifolds ``span`` = ``(first, end)``: both steps'
+    points are in pair order, so a bisection finds the first manifold's previous points and a
+    merge walk from there the others'. ``found (g + 1, 2) int64`` is scratch."""
     prev_a, prev_b = previous[:2]
     prev_count = prev_a.shape[0]
+    first, end = span
+    if first >= end:
+        return
+    a = prepared.body_a[slot(offsets[first])]
+    b = prepared.body_b[slot(offsets[first])]
     q = 0
-    for g in range(offsets.shape[0] - 1):
+    top = prev_count
+    while q < top:
+        mid = (q + top) // 2
+        if prev_a[slot(mid)] < a or (prev_a[slot(mid)] == a and prev_b[slot(mid)] < b):
+            q = mid + 1
+        else:
+            top = mid
+    for g in range(first, end):
         a = prepared.body_a[slot(offsets[g])]
         b = prepared.body_b[slot(offsets[g])]
         while q < prev_count and (prev_a[slot(q)] < a or (prev_a[slot(q)] == a and prev_b[slot(q)] < b)):
@@ -383,23 +399,16 @@ def _match_rows(
 
 @compiled_only(parallel=True, **UNCOUNTED)
 def _match_rows_threaded(
-    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple, found: np.ndarray
-) -> None:
-    """:func:`_match_rows` on numba's threads, each manifold finding its previous points by
-    bisection."""
-    prev_a, prev_b = previous[:2]
-    for g in prange(offsets.shape[0] - 1):
-        a = prepared.body_a[offsets[g]]
-        b = prepared.body_b[offsets[g]]
-        lo = 0
-        hi = prev_a.shape[0]
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if prev_a[mid] < a or (prev_a[mid] == a and prev_b[mid] < b):
-                lo = mid + 1
-            else:
-                hi = mid
-        _match_run(points, (offsets[g], offsets[g + 1]), prepared, previous, lo, limits, found[g])
+    points: Points, offsets: np.ndarray, prepared: Prepared, previous: tuple, limits: tuple,
+    found: np.ndarray, threads: int,
+) -> None:  # fmt: skip
+    """:func:`_match_span` over all the manifolds on numba's threads, each a run of them: a
+    merge walk reads last step's points in order, where a bisection for every manifold read
+    them at random (slower on two threads than one walk on one)."""
+    groups = offsets.shape[0] - 1
+    for t in prange(threads):
+        span = (groups * t // threads, groups * (t + 1) // threads)
+        _match_span(points, offsets, prepared, previous, limits, found, span)
 
 
 # Inlined by LLVM (forceinline), not by numba like _prepare_run: numba 0.68 inlining this step
