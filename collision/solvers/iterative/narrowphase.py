@@ -102,24 +102,18 @@ def cached_pairs(
         else:
             fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
-    keep = np.empty(fat_pairs.shape[0], dtype=np.bool_)
+    # Every fat pair is written and only those whose boxes meet are kept (the count moves on):
+    # about as many meet as not, and a branch on it would be guessed wrong half the time.
+    kept = np.empty_like(fat_pairs)
     m = 0
     for p in range(fat_pairs.shape[0]):
         i = fat_pairs[p, 0]
         j = fat_pairs[p, 1]
-        keep[p] = (
-            lo[j, 0] <= hi[i, 0] and lo[i, 0] <= hi[j, 0] and lo[j, 1] <= hi[i, 1] and lo[i, 1] <= hi[j, 1]
-        )
-        if keep[p]:
-            m += 1
-    pairs = np.empty((m, 2), dtype=np.int64)
-    m = 0
-    for p in range(fat_pairs.shape[0]):
-        if keep[p]:
-            pairs[m, 0] = fat_pairs[p, 0]
-            pairs[m, 1] = fat_pairs[p, 1]
-            m += 1
-    return pairs, fat_pairs
+        kept[m, 0] = i
+        kept[m, 1] = j
+        along_x = (lo[j, 0] <= hi[i, 0]) & (lo[i, 0] <= hi[j, 0])
+        m += np.int64(along_x & (lo[j, 1] <= hi[i, 1]) & (lo[i, 1] <= hi[j, 1]))
+    return kept[:m].copy(), fat_pairs
 
 
 # Inlined by numba into the step: its IR is a few calls, while a kernel of its own would
