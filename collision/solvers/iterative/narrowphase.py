@@ -105,7 +105,7 @@ def cached_pairs(
     # Every fat pair is written and only those whose boxes meet are kept (the count moves on):
     # about as many meet as not, and a branch on it would be guessed wrong half the time.
     kept = np.empty_like(fat_pairs)
-    m = 0
+    m = np.int64(0)
     for p in range(fat_pairs.shape[0]):
         i = fat_pairs[p, 0]
         j = fat_pairs[p, 1]
