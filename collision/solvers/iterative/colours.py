@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from collision.geometry import slot
 from collision.kernels import compiled_only
@@ -313,9 +314,9 @@ def colour_manifolds(link: np.ndarray, moves: np.ndarray) -> tuple[np.ndarray, n
             taken |= used[a]
         if moves[b]:
             taken |= used[b]
-        c = 0
-        while c < COLOURS and (taken >> np.uint64(c)) & np.uint64(1):
-            c += 1
+        # The lowest colour free at both bodies: the lowest zero bit (no bit at COLOURS or above
+        # is ever set), one instruction where a loop over the bits branched on each.
+        c = min(np.int64(trailing_zeros(~taken)), COLOURS)  # type: ignore[call-arg]  # numba intrinsic
         if c < COLOURS:
             bit = np.uint64(1) << np.uint64(c)
             if moves[a]:

@@ -192,6 +192,13 @@ def _spread(
     body_b = prepared.body_b
     normal_mass = prepared.normal_mass
     restitution = prepared.restitution
+    # Only an elastic point takes the blow on: without one nothing spreads (one pass over the
+    # points without branches, where the walk below reads every manifold's bodies).
+    elastic = False
+    for k in range(restitution.shape[0]):
+        elastic |= restitution[k] != 0.0
+    if not elastic:
+        return count
     hit = np.zeros(inv_mass.shape[0], dtype=np.bool_)
     for g in range(groups):
         if bounce[g]:
