@@ -22,6 +22,9 @@ Conventions (stated once, kept everywhere):
 
 # First: picks numba's cache folder (the user's, for a read-only install) before any kernel exists.
 import collision.kernel_cache  # noqa: F401
+
+# The C allocator keeps what a step frees for the next (see the module).
+import collision.memory  # noqa: F401
 from collision import primitives
 from collision.batch import MTDBatch, Shapes, SweepBatch, find_mtd_many, intersect_many, sweep_many
 from collision.clip import clip_polygon
