@@ -47,8 +47,10 @@ S_A, S_B, S_HELD, S_TOUCH_0, S_TOUCH_1, S_TWO = range(6)
     S_IMA, S_IIA, S_IMB, S_IIB, S_K11, S_K12, S_K22,
 ) = range(15)  # fmt: skip
 STOP_COLUMNS = 15
-#: Where each point's columns start in a stop row (not literals, as L_FIRST).
+#: Where each point's columns start in a stop row (not literals, as L_FIRST), and its columns
+#: from there: normal x, y, arms crossed with the normal (a's, b's).
 S_FIRST, S_SECOND = np.int64(S_NX_0), np.int64(S_NX_1)
+SP_NX, SP_NY, SP_ARM_A, SP_ARM_B = range(4)
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
@@ -212,17 +214,17 @@ def _stopping_speed(velocity: tuple, a: int, b: int, held: int, row: np.ndarray,
     linear, angular = velocity
     ia = slot(a)
     ib = slot(b)
-    nx = row[at]
-    ny = row[at + 1]
+    nx = row[at + SP_NX]
+    ny = row[at + SP_NY]
     dvx = linear[ia, 0] - linear[ib, 0]
     dvy = linear[ia, 1] - linear[ib, 1]
     vn = dvx * nx + dvy * ny
-    vn = vn + angular[ia] * row[at + 2] - angular[ib] * row[at + 3]
+    vn = vn + angular[ia] * row[at + SP_ARM_A] - angular[ib] * row[at + SP_ARM_B]
     if held == 2:
-        rise = linear[ib, 0] * nx + linear[ib, 1] * ny + angular[ib] * row[at + 3]
+        rise = linear[ib, 0] * nx + linear[ib, 1] * ny + angular[ib] * row[at + SP_ARM_B]
         return vn + max(rise, 0.0)
     if held == 1:
-        rise = -(linear[ia, 0] * nx + linear[ia, 1] * ny + angular[ia] * row[at + 2])
+        rise = -(linear[ia, 0] * nx + linear[ia, 1] * ny + angular[ia] * row[at + SP_ARM_A])
         return vn + max(rise, 0.0)
     return vn
 
