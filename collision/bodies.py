@@ -28,7 +28,7 @@ from numba import njit
 
 from collision import checks
 from collision.geometry import wrap_angle, wrap_angles
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.records import StepContext
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import (
@@ -432,7 +432,7 @@ def state_in_range(
     return True
 
 
-@compiled_only()
+@stage()
 def open_step(bodies: Bodies, context: StepContext, check: bool) -> bool:
     """The world's part of a step before the response, called by the solver's compiled step
     (one call into compiled code per step: each call costs time in a small world): when the
@@ -464,7 +464,7 @@ def begin_step(fields: tuple, context_fields: tuple, check: bool) -> bool:
     return open_step(Bodies(*fields), StepContext(*context_fields), check)
 
 
-@compiled_only()
+@stage()
 def close_step(bodies: Bodies, has_compounds: bool) -> None:
     """The world's part of a step after the response, called by the solver's compiled step:
     the state kept in bounds (:func:`keep_in_bounds`) and, with ``has_compounds``, compound

@@ -17,6 +17,15 @@ optimises and compiles the linked whole again, so that work was done once per le
 call tree and its result never ran (the default scene's step with one lane, alternating:
 43.5 and 40.9 CPU s with it, 38.0 and 33.5 without; the answers are bit-identical).
 
+The step's stages (broadphase, narrowphase, the soft step, ...: :func:`stage`) are the other
+way round: each is optimised with what it calls and compiled to machine code once, in the
+process that compiles it first, and the kernels that call it link only its declaration, so the
+step's own kernel no longer optimises and compiles the whole step again after its parts (the
+default scene's step after its two parts, ``python -m demo bench --compile --lanes 2``: 5.5 s
+of compiling alone, now 1.5-1.7 s). The machine code of a kernel that calls a stage holds only the
+call, which the JIT resolves when it loads it: its cache entry names the stages, and loading it
+loads (or compiles) them first (:func:`stages_loaded_first`).
+
 :func:`compile_calls` types a plain function's body for given arguments, which compiles (or
 loads from numba's cache) every kernel the body calls, for the types it calls them with,
 without compiling the function itself: how the step's parts are compiled at the same time in
@@ -36,6 +45,7 @@ IR it inlines (:func:`shared_source_positions`). Each is tested against numba's 
 from __future__ import annotations
 
 import functools
+import importlib
 import inspect
 import weakref
 from collections.abc import Callable
@@ -44,7 +54,7 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, typeof
-from numba.core import compiler, interpreter, targetconfig, typed_passes
+from numba.core import caching, compiler, interpreter, targetconfig, typed_passes
 from numba.core import ir as numba_ir
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
@@ -88,32 +98,77 @@ def _environment_slots(codegen: Any, module: Any) -> Any:
     return llvm.parse_assembly(str(slots))
 
 
-@register_pass(mutates_CFG=False, analysis_only=True)
-class _LinkOnlyCode(AnalysisPass):
-    """Gives the kernel a :class:`_LinkOnlyLibrary` before numba lowers it."""
+class _StageLibrary(JITCodeLibrary):
+    """The code of a stage (see :func:`stage`): optimised as a whole with what it calls and
+    compiled to machine code once, as numba does for any kernel, but the kernels that call it
+    link only its functions' declarations; the JIT links their calls to its machine code."""
 
-    _name = "polycolly_link_only_code"
-
-    def __init__(self) -> None:
-        AnalysisPass.__init__(self)
-
-    def run_pass(self, state: Any) -> bool:
-        if state.library is None:
-            codegen = state.targetctx.codegen()
-            state.library = _LinkOnlyLibrary(codegen, state.func_id.func_qualname)
-            state.library.enable_object_caching()
-        return False
+    def _get_module_for_linking(self) -> Any:
+        self._ensure_finalized()
+        if self._shared_module is None:
+            self._shared_module = _declarations(self._codegen, self._final_module)
+        return self._shared_module
 
 
-class _LinkOnlyCompiler(compiler.Compiler):
-    """numba's pipeline, with the kernel's code in a :class:`_LinkOnlyLibrary`."""
+def _declarations(codegen: Any, module: Any) -> Any:
+    """A module declaring ``module``'s exported functions (defined there, external linkage),
+    defining nothing."""
+    lines = [str(codegen._create_empty_module(f"{module.name}.declared"))]
+    for function in module.functions:
+        if not function.is_declaration and function.linkage == llvm.Linkage.external:
+            returns, _, parameters = str(function.global_value_type).partition(" (")
+            lines.append(f'declare {returns} @"{function.name}"({parameters}')
+    return llvm.parse_assembly("\n".join(lines))
 
-    def define_pipelines(self) -> list[Any]:
-        pipelines = super().define_pipelines()
-        for manager in pipelines:
-            manager.add_pass_after(_LinkOnlyCode, typed_passes.AnnotateTypes)
-            manager.finalize()
-        return pipelines
+
+#: The number in the name of a stage's function (see :func:`_library_pass`); numba counts its
+#: own from 1.
+STAGE_NAME_NUMBER = 0
+
+
+def _library_pass(library_class: type, name: str, fixed_name: bool = False) -> type:
+    """A numba pass that gives the kernel a ``library_class`` library before numba lowers it;
+    with ``fixed_name``, a name that any process gives it: numba names a compiled function by
+    its module, name and argument types and a number counted in the process that compiles it,
+    and the machine code of a stage's callers calls it by that name, whichever process compiled
+    the stage and whichever compiled them (two may compile one stage at once: the cache keeps
+    the last one written)."""
+
+    class LibraryPass(AnalysisPass):
+        _name = name
+
+        def __init__(self) -> None:
+            AnalysisPass.__init__(self)
+
+        def run_pass(self, state: Any) -> bool:
+            if state.library is None:
+                codegen = state.targetctx.codegen()
+                state.library = library_class(codegen, state.func_id.func_qualname)
+                state.library.enable_object_caching()
+            if fixed_name:
+                state.func_ir.func_id.unique_id = STAGE_NAME_NUMBER
+            return False
+
+    LibraryPass.__qualname__ = LibraryPass.__name__ = f"_{library_class.__name__}Pass"
+    return register_pass(mutates_CFG=False, analysis_only=True)(LibraryPass)
+
+
+def _compiler_with(library_pass: type) -> type:
+    """numba's pipeline, with the kernel's code in the library ``library_pass`` gives it."""
+
+    class WithLibrary(compiler.Compiler):
+        def define_pipelines(self) -> list[Any]:
+            pipelines = super().define_pipelines()
+            for manager in pipelines:
+                manager.add_pass_after(library_pass, typed_passes.AnnotateTypes)
+                manager.finalize()
+            return pipelines
+
+    return WithLibrary
+
+
+_LinkOnlyCompiler = _compiler_with(_library_pass(_LinkOnlyLibrary, "polycolly_link_only_code"))
+_StageCompiler = _compiler_with(_library_pass(_StageLibrary, "polycolly_stage_code", fixed_name=True))
 
 
 #: The parts of numba's code library that :class:`_LinkOnlyLibrary` overrides or calls (numba's
@@ -147,6 +202,112 @@ def compiled_only(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         return kernel
 
     return wrap
+
+
+#: The symbols of the stages' compiled functions (:func:`stage`) in this process: ``{symbol:
+#: (module, qualified name, argument types)}``, what a kernel that calls one loads it by.
+_STAGES: dict[str, tuple[str, str, tuple[Any, ...]]] = {}
+
+#: The stages defined, by (module, qualified name).
+_STAGE_KERNELS: dict[tuple[str, str], Any] = {}
+
+#: A stage's machine code is its own only if numba keeps a library's linking module as this
+#: module expects (numba 0.68) and its cache can be told to load the stages first.
+_STAGES_APART = hasattr(JITCodeLibrary, "_get_module_for_linking") and hasattr(
+    caching.CompileResultCacheImpl, "rebuild"
+)
+
+
+class Stage(CompiledOnly):
+    """A compiled-only kernel with machine code of its own (see :func:`stage`)."""
+
+    def add_overload(self, cres: Any) -> None:
+        super().add_overload(cres)
+        _STAGES[cres.fndesc.mangled_name] = (
+            self.py_func.__module__,
+            self.py_func.__qualname__,
+            tuple(cres.signature.args),
+        )
+
+
+def stage(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """:func:`compiled_only` for a stage of a step, a kernel big enough to be optimised and
+    compiled to machine code as a whole on its own (in whichever process compiles it first):
+    the kernels that call it call that machine code instead of linking its code and compiling
+    it once more (see the module docstring). Their cache entries name the stages they call,
+    which are loaded before them (:func:`stages_loaded_first`)."""
+
+    def wrap(func: Callable[..., Any]) -> Any:
+        if not _STAGES_APART:
+            return compiled_only(**options)(func)
+        kernel = njit(cache=True, **{**WITHOUT_WRAPPERS, **options, "pipeline_class": _StageCompiler})(func)
+        if isinstance(kernel, CPUDispatcher):
+            kernel.__class__ = Stage
+            # By name, not by the module's attribute, which the interpreter swaps while it runs.
+            _STAGE_KERNELS[(func.__module__, func.__qualname__)] = kernel
+        return kernel
+
+    return wrap
+
+
+def _stages_called(library: Any) -> tuple[tuple[str, tuple[str, str, tuple[Any, ...]]], ...]:
+    """The stages whose functions ``library``'s code calls (it declares them): ``(symbol,
+    (module, qualified name, argument types))`` each."""
+    return tuple(
+        (function.name, _STAGES[function.name])
+        for function in library._final_module.functions
+        if function.is_declaration and function.name in _STAGES
+    )
+
+
+def _load_stage(symbol: str, key: tuple[str, str, tuple[Any, ...]]) -> bool:
+    """Compile, or load from the cache, stage ``module.qualname`` for ``argtypes`` (``key``);
+    whether its function is now ``symbol``, the name its callers' machine code calls (a stage's
+    name is fixed, :func:`_library_pass`, but a cache written by another version of this
+    module may hold other names)."""
+    module, qualname, argtypes = key
+    if (module, qualname) not in _STAGE_KERNELS:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            return False
+    kernel = _STAGE_KERNELS.get((module, qualname))
+    if kernel is None:
+        return False
+    kernel.compile(argtypes)
+    return _STAGES.get(symbol) == key
+
+
+#: What a cache entry that names the stages its kernel calls starts with.
+_WITH_STAGES = "polycolly-stages"
+
+
+def stages_loaded_first() -> None:
+    """numba's cache entries of kernels that call stages (:func:`stage`) name those stages, and
+    loading such an entry loads (or compiles) them first.
+
+    A stage's machine code is loaded on its own, and the machine code of a kernel that calls
+    it holds only the call, resolved when it is loaded: were the stage not there yet, the call
+    would jump nowhere. Entries of kernels that call no stage are numba's own."""
+    impl = caching.CompileResultCacheImpl
+    if _replaced(impl, "rebuild"):
+        return
+    reduce, rebuild = impl.reduce, impl.rebuild
+
+    def reduce_naming_stages(self: Any, cres: Any) -> Any:
+        payload = reduce(self, cres)
+        stages = _stages_called(cres.library)
+        return (_WITH_STAGES, stages, payload) if stages else payload
+
+    def rebuild_after_stages(self: Any, target_context: Any, payload: Any) -> Any:
+        if isinstance(payload[0], str) and payload[0] == _WITH_STAGES:
+            _, stages, payload = payload
+            if not all(_load_stage(symbol, key) for symbol, key in stages):
+                return None  # numba compiles the kernel again, calling the stages there are
+        return rebuild(self, target_context, payload)
+
+    _replace(impl, "reduce", reduce_naming_stages)
+    _replace(impl, "rebuild", rebuild_after_stages)
 
 
 @functools.cache
@@ -423,3 +584,7 @@ def shared_source_positions() -> None:
 
 
 shared_source_positions()
+
+
+if _STAGES_APART:
+    stages_loaded_first()

@@ -70,7 +70,7 @@ def _typed_only(tree: ast.Module) -> set[str]:
 def _is_kernel(fn: ast.FunctionDef) -> bool:
     for decorator in fn.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
-        if getattr(target, "id", None) in ("njit", "compiled_only"):
+        if getattr(target, "id", None) in ("njit", "compiled_only", "stage"):
             return True
     return False
 
@@ -238,6 +238,115 @@ def test_a_compiled_only_kernel_is_never_compiled_to_machine_code_yet_links_from
     # 3 * 2 + 1 + 1; then (3 * 3 + 1) * 2 with scaled and first loaded from the cache.
     assert lines[0] == "8.0 negative row True True ['first', 'scaled']"
     assert lines[1] == "20.0 negative row True True ['<lambda>']"
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_a_stage_has_machine_code_of_its_own_and_is_loaded_before_its_callers(tmp_path: Path) -> None:
+    """A stage's callers hold only a declaration of it and call its own machine code (answers
+    and raises); a second process loads a caller from the cache with the stage loaded first
+    (nothing compiled), also with the interpreter installed; a third, whose cache lost the
+    stage, compiles the stage (under the same name, whichever process compiles it) and loads
+    the caller; a fourth, whose stage is compiled under another name, compiles the caller
+    again. A kernel that calls no stage keeps numba's own cache entry."""
+    (tmp_path / "staged_module.py").write_text(
+        textwrap.dedent(
+            """
+            from numba import njit
+            from collision.kernels import compiled_only, stage
+
+            @compiled_only()
+            def scaled(a, k):
+                if k < 0:
+                    raise ValueError("negative row")
+                return 3.0 * a[k] + 1.0
+
+            @stage()
+            def staged(a, k):
+                return scaled(a, k) + 1.0
+
+            @njit(cache=True)
+            def first(a, k):
+                return staged(a, k) * 2.0
+
+            @njit(cache=True)
+            def plain(a):
+                return a[0] + 1.0
+            """
+        )
+    )
+    script = textwrap.dedent(
+        """
+        import contextlib, sys
+        from pathlib import Path
+        import numpy as np
+        from numba.core import event
+        import collision.kernels
+        from collision import interpreter
+        import staged_module as m
+
+        if sys.argv[1] == "fourth":  # as another version of the engine would name it
+            collision.kernels.STAGE_NAME_NUMBER = 7
+
+        compiled = []
+        class Listener(event.Listener):
+            def on_start(self, ev):
+                func = ev.data["dispatcher"].py_func
+                if func.__module__ == "staged_module":
+                    compiled.append(func.__name__)
+            def on_end(self, ev):
+                pass
+        event.register("numba:compile", Listener())
+        a = np.arange(4.0)
+        here = contextlib.nullcontext()
+        if sys.argv[1] == "interpreted":  # the module's kernels swapped for the interpreter's
+            interpreter.install()
+            here = interpreter.compiled_here()
+        with here:
+            answer = m.first(a, 2)
+            try:
+                m.first(a, -1)
+                raised = ""
+            except ValueError as error:
+                raised = str(error)
+        (stage,) = m.staged.overloads.values()
+        own = stage.library._codegen._engine.get_function_address(stage.fndesc.mangled_name)
+        declared = "?"
+        if sys.argv[1] == "first":
+            (caller,) = m.first.overloads.values()
+            functions = {f.name: f.is_declaration for f in caller.library._final_module.functions}
+            declared = bool(functions.get(stage.fndesc.mangled_name))
+            m.plain(a)
+        entries = {}
+        for path in Path(sys.argv[2]).rglob("*.nbc"):
+            entries[path.name.split(".")[1].split("-")[0]] = b"polycolly-stages" in path.read_bytes()
+        staged = sorted(name for name, named in entries.items() if named)
+        print(answer, raised, own != 0, declared, sorted(set(compiled)), staged)
+        """
+    )
+    cache = tmp_path / "cache"
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": f"{ROOT}:{tmp_path}"}
+    lines = []
+    for which in ("first", "second", "interpreted", "third", "fourth"):
+        if which in ("third", "fourth"):
+            for path in cache.rglob("staged_module.staged-*"):
+                path.unlink()
+        out = subprocess.run(
+            [sys.executable, "-c", script, which, str(cache)],
+            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        lines.append(out.stdout.strip())
+    # (3 * 2 + 1 + 1) * 2; only first's entry names a stage. The stage compiled again in
+    # another process has the name first's machine code calls: first is loaded as it is.
+    assert lines[0] == "16.0 negative row True True ['first', 'plain', 'scaled', 'staged'] ['first']"
+    assert lines[1] == "16.0 negative row True ? [] ['first']"
+    # The same while the interpreter has the module's kernels (the stage's name there is not
+    # the stage): loaded all the same.
+    assert lines[2] == "16.0 negative row True ? [] ['first']"
+    assert lines[3] == "16.0 negative row True ? ['staged'] ['first']"
+    # A stage compiled under another name: first's entry calls a name that is not there, so
+    # first is compiled again (calling the new one), not loaded.
+    assert lines[4] == "16.0 negative row True ? ['first', 'staged'] ['first']"
 
 
 def test_quick_flag_comparisons_give_numba_s_own_answers() -> None:
@@ -482,3 +591,27 @@ def test_copies_of_numba_ir_share_source_positions() -> None:
             assert mine is not theirs and mine.loc is theirs.loc and mine.loc.line > 0
         assert copied.loc is block.loc, label
     assert func_ir.dump_to_string() == before
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_a_stage_is_found_by_its_name_while_the_interpreter_holds_its_module() -> None:
+    """Loading a kernel's cache entry loads the stages it names even while the interpreter has
+    swapped the engine's kernels in their modules (the program's first run loads the compiled
+    engine then): a stage is found by its module and name, not by the module's attribute."""
+    from collision import Polygon, World, interpreter, kernels
+    from collision import bodies as bodies_module
+
+    world = World()
+    world.add_body(Polygon.box(1.0, 1.0), (0.0, 0.0))
+    world.step(1 / 60)  # the step's stages, compiled or loaded
+    key = next(
+        (symbol, key)
+        for symbol, key in kernels._STAGES.items()
+        if key[:2] == ("collision.bodies", "close_step")
+    )
+    interpreter.install()
+    try:
+        assert isinstance(bodies_module.close_step, interpreter.Switch)
+        assert kernels._load_stage(*key)
+    finally:
+        interpreter.uninstall()

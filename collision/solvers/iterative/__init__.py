@@ -340,8 +340,8 @@ def to_roots(
     return row_a, row_b, solve_moving
 
 
-# Inlined by numba: its IR is a few calls, while a kernel of its own would link, optimise and
-# compile every stage it calls once more (seconds of a cold start).
+# Inlined by numba: its IR is a few calls to stages (collision.kernels.stage), and a kernel of
+# its own would cost a compile of its own.
 @njit(cache=True, inline="always")
 def solve(
     bodies: Bodies,

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.sat import sweep_kernel
 from collision.shapes import MAX_VERTICES
 from collision.solvers.protocol import StepContext
@@ -82,7 +82,7 @@ def _outran(bodies: Bodies, has_compounds: bool, start: tuple, i: int) -> float:
     return travel if travel > covered else 0.0
 
 
-@compiled_only()
+@stage()
 def stop_at_static(
     bodies: Bodies,
     context: StepContext,

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from collision.bodies import Bodies
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.protocol import StepContext
 
 
@@ -160,7 +160,7 @@ def update_sleep(
     wake_islands(sleeping, state, wake)
 
 
-@compiled_only()
+@stage()
 def wake_disturbed(bodies: Bodies, state: Any, sleep: bool) -> np.ndarray:
     """Start of a step: every body woken from outside since the last step (a force, an
     impulse, a new velocity) gets its clock restarted and wakes the island it slept with;
@@ -208,7 +208,7 @@ def _moves(bodies: Bodies, moving: np.ndarray, r: int) -> bool:
     return bodies.velocity[r, 0] != 0.0 or bodies.velocity[r, 1] != 0.0 or bodies.angular_velocity[r] != 0.0
 
 
-@compiled_only()
+@stage()
 def wake_touched(
     bodies: Bodies, pairs: np.ndarray, points: Any, c: int, moving: np.ndarray, state: Any, dt: float
 ) -> bool:
@@ -257,7 +257,7 @@ def wake_touched(
     return True
 
 
-@compiled_only()
+@stage()
 def sleep_islands(
     bodies: Bodies,
     context: StepContext,

@@ -30,7 +30,7 @@ from collision.broadphase import (
     transform_vertices_threaded,
 )
 from collision.geometry import UNCOUNTED, Index, slot
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.manifold import edge_normals, manifold_kernel
 from collision.solvers.iterative.cracks import drop_internal_edges
 from collision.solvers.iterative.points import Points
@@ -116,9 +116,7 @@ def cached_pairs(
     return kept[:m].copy(), fat_pairs
 
 
-# Inlined by numba into the step: its IR is a few calls, while a kernel of its own would
-# link, optimise and compile the cache and the sweep once more (seconds of a cold start).
-@njit(cache=True, inline="always")
+@stage()
 def broadphase(
     bodies: Bodies, context: StepContext, settings: Any, cache: tuple, moving: np.ndarray,
     dynamic: np.ndarray, threads: int | None,
@@ -211,7 +209,7 @@ def body_reach(bodies: Bodies, moving: np.ndarray, dt: float) -> np.ndarray:
     return motion
 
 
-@compiled_only()
+@stage()
 def collide(
     bodies: Bodies,
     context: StepContext,

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import UNCOUNTED, Index
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
 
 #: Gauss-Seidel passes over the impact's manifolds at most; a frictionless lone manifold is
@@ -362,7 +362,7 @@ def _take_back(motion: Motion, impact: Impact, order: np.ndarray, totals: tuple)
             _push(motion, impact, k, TANGENT, -total_tangent[k])
 
 
-@compiled_only()
+@stage()
 def apply_restitution(
     motion: Motion, impact: Impact, max_normal_impulse: np.ndarray, totals: tuple, threshold: float
 ) -> None:

@@ -34,7 +34,7 @@ import math
 import numpy as np
 
 from collision.geometry import UNCOUNTED, slot, wrap_angles
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.shock_rows import (
     lift_pass,
@@ -315,7 +315,7 @@ def _may_be_deep(separation: np.ndarray, prepared: Prepared, shift: float, spin:
     return least - closing - 1e-9 * (abs(least) + closing + slop) <= -slop
 
 
-@compiled_only()
+@stage()
 def propagate_shock(
     pose: tuple,
     velocity: tuple,

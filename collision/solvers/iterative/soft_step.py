@@ -27,7 +27,7 @@ from numba import njit, prange
 from collision import profiling
 from collision.bodies import Bodies
 from collision.geometry import UNCOUNTED, slot, wrap_angles
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.colours import (
     BALANCED,
     COLOURED,
@@ -474,7 +474,7 @@ def _store_points(
             total_tangent[k] = packed_total[1, 1, g]
 
 
-@compiled_only()
+@stage()
 def soft_step(
     bodies: Bodies,
     context: StepContext,

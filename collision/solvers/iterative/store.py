@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from collision.geometry import UNCOUNTED
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared
 
@@ -52,7 +52,7 @@ def _store_values(values: np.ndarray, points: Points, prepared: Prepared, totals
         normal_y[k] = normal[k, 1]
 
 
-@compiled_only()
+@stage()
 def pack_contacts(
     points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

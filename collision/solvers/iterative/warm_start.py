@@ -23,7 +23,7 @@ from numba import njit, prange
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
 from collision.geometry import UNCOUNTED, mix_friction, mix_restitution, slot
-from collision.kernels import compiled_only
+from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
 
@@ -466,7 +466,7 @@ def _match_run(
             prepared.state[k] = CONTACT_PERSISTING
 
 
-@compiled_only()
+@stage()
 def prepare_points(
     bodies: Bodies, masses: tuple, pairs: np.ndarray, points: Points, offsets: np.ndarray, state: Any,
     settings: Any, dt: float, threads: int | None,
