@@ -199,7 +199,7 @@ class Loader:
             return False
 
     def _ask_child(self, keys: list[str]) -> None:
-        """Ask the warm-up child to compile the jobs ``keys`` next (demo.warmup.Wanted)."""
+        """Ask the warm-up child to compile the jobs ``keys`` next (demo.warmup_lanes.Wanted)."""
         child = self._child
         if not keys or child is None or child.stdin is None or child.poll() is not None:
             return

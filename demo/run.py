@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
-from demo import catalog, warmup
+from demo import catalog, warmup_lanes
 from demo import recording as recording_file
 
 #: The simulated time of one headless frame (s): headless runs are reproducible.
@@ -193,7 +193,7 @@ def progress_lines(loader: Any, start: str) -> tuple[list[str], float | None]:
     if p.cold is None:
         return ["polycolly", "Starting: importing the engine..."], None
     if p.cold and key not in p.compiled_jobs:
-        typical = TYPICAL_FIRST_SCENE_KERNELS[2 if warmup.usable_cores() >= 2 else 1]
+        typical = TYPICAL_FIRST_SCENE_KERNELS[2 if warmup_lanes.usable_cores() >= 2 else 1]
         fraction = min(p.compiled / max(typical, p.compiled + 1), 0.99)
         now = f"now: {p.compiling}" if p.compiling else "starting the compiler..."
         return [

@@ -9,12 +9,12 @@ the mouse, step, draw every overlay into a batch):
 - a warm-up child process, ``python -m demo.warmup --scene NAME``, compiles the jobs in the
   order the program will need them (:func:`plan`: the first scene, its other solvers, then the
   other scenes in Tab order; a job the program names on the child's stdin, a scene Tab moved
-  to, goes first: :class:`Wanted`); on two cores or more with a second process beside it, a
-  *lane* (:class:`Lane`, ``--lane``): the first scene's step in two parts at the same time
-  (:func:`precompile_first_step`, ``World.precompile``), then the jobs, each process taking the
-  next when it is free (:func:`run_jobs`). It reports each compiled kernel and finished job as
-  a JSON line on stdout, and at the end writes a stamp beside numba's cache
-  (:func:`mark_warm`) so the next run knows it has nothing to compile;
+  to, goes first); on two cores or more with a second process beside it, a *lane*
+  (demo.warmup_lanes, ``--lane``): the first scene's step in two parts at the same time
+  (``World.precompile``; the lane starts on its part while this process builds the scene),
+  then the jobs, each process taking the next when it is free. It reports each compiled
+  kernel and finished job as a JSON line on stdout, and at the end writes a stamp beside
+  numba's cache (:func:`mark_warm`) so the next run knows it has nothing to compile;
 - the program (demo.loading) then runs each finished job itself, on a worker thread, which
   only loads the kernels from the cache.
 
@@ -25,13 +25,11 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import hashlib
 import io
 import json
 import os
 import queue
-import subprocess
 import sys
 import threading
 import time
@@ -43,6 +41,8 @@ from typing import Any, NoReturn, TextIO
 
 import numpy as np
 
+from demo.warmup_lanes import Wanted, precompile_first_step, run_jobs, start_lane, start_second_part
+
 #: Frames each job runs (1/60 s each) when it compiles: enough for contacts, a shot's flight
 #: and its hit; and when it only loads what is compiled (the first call of a kernel loads it).
 EXERCISE_FRAMES, LOAD_FRAMES = 12, 3
@@ -50,6 +50,9 @@ EXERCISE_FRAMES, LOAD_FRAMES = 12, 3
 STAMP_NAME = "polycolly-warm.json"
 #: The solvers `m` cycles through (demo.actions.SOLVER_CYCLE, without importing the engine).
 SOLVERS = ("tutorial", "iterative", "arcade")
+#: The solver whose step a lane starts compiling before the first scene is built: the default
+#: scene's, the only one whose step has parts (``World.precompile_parts``).
+FIRST_SOLVER = "iterative"
 
 
 @dataclass(frozen=True, order=True)
@@ -339,144 +342,7 @@ def reporting_compiles(tally: Tally) -> Iterator[None]:
         event.unregister("numba:compile", listener)
 
 
-@functools.cache
-def usable_cores() -> int:
-    """The cores this process may run on (asked once: the start-up frames ask at every frame)."""
-    affinity = getattr(os, "sched_getaffinity", None)
-    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-
-
-class Lane:
-    """A warm-up process beside this one (``python -m demo.warmup ... --lane``) that compiles
-    what it is sent, one line on its stdin each: ``part NAME``, a part of the first scene's step
-    (``World.precompile``), or ``job KEY``, a job (:func:`exercise`). Its compiles go on to
-    ``tally``; :meth:`result` waits for what it sent back when it finished one (None if it
-    ended). It ends when its stdin closes (:meth:`close`, or this process ending)."""
-
-    def __init__(self, argv: list[str], tally: Tally) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "demo.warmup", *argv, "--lane"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            bufsize=1,
-        )
-        self._results: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        threading.Thread(target=self._relay, args=(tally,), name="warmup-lane", daemon=True).start()
-
-    def send(self, line: str) -> bool:
-        """Send one line; False if the lane has ended."""
-        try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except (OSError, ValueError):
-            return False
-        return True
-
-    def result(self) -> dict[str, Any] | None:
-        return self._results.get()
-
-    def close(self) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            assert self.process.stdin is not None
-            self.process.stdin.close()
-        self.process.wait()
-
-    def _relay(self, tally: Tally) -> None:
-        finished = 0
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                message = json.loads(line)
-                count = int(message["compiled"])
-                if "compiling" in message:
-                    tally.compiling(str(message["compiling"]), count - finished)
-                else:
-                    tally.finished(count - finished)
-                    self._results.put(message)
-                finished = count
-        self._results.put(None)
-
-
-def start_lane(argv: list[str], tally: Tally) -> Lane | None:
-    """A lane, if there is a core for it (and it can be started)."""
-    if usable_cores() < 2:
-        return None
-    try:
-        return Lane(argv, tally)
-    except OSError:
-        return None
-
-
-def precompile_first_step(world: Any, lane: Lane | None) -> None:
-    """Compile the parts of ``world``'s step at the same time, the first here, the second in
-    ``lane``, when it has parts and there is a lane; returns when both are done. The step then
-    only compiles its own kernel. A lane that fails leaves its part to the step."""
-    parts = world.precompile_parts
-    if lane is None or len(parts) < 2 or not lane.send(f"part {parts[1]}"):
-        return
-    world.precompile(parts[0])
-    lane.result()
-
-
-def run_jobs(
-    jobs: list[Job], wanted: Wanted, lane: Lane | None, run: Callable[[Job], None], tally: Tally
-) -> None:
-    """Run ``jobs`` (``run(job)``), here and in ``lane`` at the same time, each taking the next
-    one :meth:`Wanted.next_of` says when free, of another family than the job running in the
-    other (which compiles the same kernels: it waits for that job, whose kernels it then
-    loads); report each one done to ``tally``."""
-    turns = threading.Condition()
-    running: list[str] = []
-
-    def take(done: Job | None = None) -> Job | None:
-        with turns:
-            if done is not None:
-                running.remove(done.family)
-                turns.notify_all()
-            while jobs and not (free := [job for job in jobs if job.family not in running]):
-                turns.wait()
-            if not jobs:
-                return None
-            job = wanted.next_of(free)
-            jobs.remove(job)
-            running.append(job.family)
-            return job
-
-    def feed(lane: Lane) -> None:
-        job = take()
-        while job is not None:
-            result = lane.result() if lane.send(f"job {job.key}") else None
-            if result is None:
-                with turns:
-                    jobs.insert(0, job)  # the lane ended: this process runs it
-                    running.remove(job.family)
-                    turns.notify_all()
-                return
-            tally.emit({"done": job.key, "seconds": result.get("seconds", 0.0)})
-            job = take(job)
-
-    feeder = None
-    if lane is not None:
-        feeder = threading.Thread(target=feed, args=(lane,), name="warmup-feed", daemon=True)
-        feeder.start()
-    job = take()
-    while True:
-        if job is None and feeder is not None:
-            feeder.join()
-            feeder = None
-            job = take()
-        if job is None:
-            return
-        t0 = time.perf_counter()
-        run(job)
-        tally.emit({"done": job.key, "seconds": round(time.perf_counter() - t0, 3)})
-        job = take(job)
-
-
-def serve_as_lane(world: Any, tally: Tally, run: Callable[[Job], None], start: str) -> NoReturn:
+def serve_as_lane(tally: Tally, run: Callable[[Job], None], start: str) -> NoReturn:
     """A lane's life: what its stdin asks for (see :class:`Lane`), until it closes; then the
     process ends at once (the parent is done with it, or has ended)."""
     lines: queue.Queue[str] = queue.Queue()
@@ -493,39 +359,15 @@ def serve_as_lane(world: Any, tally: Tally, run: Callable[[Job], None], start: s
             kind, _, name = lines.get().strip().partition(" ")
             t0 = time.perf_counter()
             if kind == "part":
-                world.precompile(name)
+                from collision import World  # noqa: PLC0415
+
+                part, _, solver = name.partition(" ")
+                World(solver=solver).precompile(part)
+                name = part
             elif kind == "job":
                 run(Job.from_key(name, start))
             seconds = round(time.perf_counter() - t0, 3)
             tally.emit({kind: name, "seconds": seconds, "compiled": tally.count})
-
-
-class Wanted:
-    """The jobs the program asks for out of turn (a scene Tab moved to): one job key a line on
-    ``source`` (the child's stdin), read on a thread of its own. The newest asked for comes
-    first: it is the scene the user now waits for."""
-
-    def __init__(self, source: TextIO | None) -> None:
-        self._keys: list[str] = []
-        self._lock = threading.Lock()
-        if source is not None:
-            threading.Thread(target=self._read, args=(source,), name="warmup-wanted", daemon=True).start()
-
-    def _read(self, source: TextIO) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            for line in source:
-                with self._lock:
-                    self._keys.append(line.strip())
-
-    def next_of(self, jobs: list[Job]) -> Job:
-        """The job of ``jobs`` to compile next: the newest asked for, else the first."""
-        with self._lock:
-            keys = list(self._keys)
-        by_key = {job.key: job for job in jobs}
-        for key in reversed(keys):
-            if key in by_key:
-                return by_key[key]
-        return jobs[0]
 
 
 def kernel_count() -> int:
@@ -559,30 +401,33 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     from demo import scenes  # noqa: PLC0415
 
     tally = Tally(out)
-    if not args.lane:
-        tally.emit({"kernels": kernel_count()})
-    first = scenes.build_scene(args.scene, args.seed, args.bodies)
-    scene_solver = first.world.solver
-    if args.solver:
-        first.world.solver = args.solver
 
     def run(job: Job) -> None:
         exercise(job, args.seed, args.bodies if job.scene == args.scene else None)
 
     if args.lane:
-        serve_as_lane(first.world, tally, run, args.scene)
+        serve_as_lane(tally, run, args.scene)
+    tally.emit({"kernels": kernel_count()})
+    lane_argv = ["--scene", args.scene, "--seed", str(args.seed)]  # its niceness is this process's
+    lane_argv += ["--bodies", str(args.bodies)] if args.bodies is not None else []
+    lane_argv += ["--solver", args.solver] if args.solver else []
+    lane = start_lane(lane_argv, tally)
+    # The lane starts on the second part of the solver with parts before the scene is built
+    # (whose solver is known only then): on a scene of another solver, the lane's part is
+    # for that solver's jobs, later.
+    sent = start_second_part(lane, args.solver or FIRST_SOLVER)
+    first = scenes.build_scene(args.scene, args.seed, args.bodies)
+    scene_solver = first.world.solver
+    if args.solver:
+        first.world.solver = args.solver
     jobs = plan(args.scene, scenes.scene_names(), first.world.solver)
     if args.solver and args.solver != scene_solver:
         jobs.insert(0, Job("solver", args.solver, args.scene))
     tally.emit({"jobs": [job.key for job in jobs]})
     wanted = Wanted(sys.stdin)
-    lane_argv = ["--scene", args.scene, "--seed", str(args.seed)]  # its niceness is this process's
-    lane_argv += ["--bodies", str(args.bodies)] if args.bodies is not None else []
-    lane_argv += ["--solver", args.solver] if args.solver else []
-    lane = start_lane(lane_argv, tally)
     with reporting_compiles(tally):
-        precompile_first_step(first.world, lane)
-        run_jobs(jobs, wanted, lane, run, tally)
+        lane_busy = precompile_first_step(first.world, lane, sent)
+        run_jobs(jobs, wanted, lane, run, tally, lane_busy)
     if lane is not None:
         lane.close()
     mark_warm(time.perf_counter() - started)

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from demo import options, safeio, warmup
+from demo import options, safeio, warmup_lanes
 from demo.bench import compile as cold
 from demo.bench import engines, program, report, speed
 from demo.bench.run import SCENES, describe, run_scene, warm_up
@@ -169,7 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         program.compare(args.rounds or 1, args.cold, args.json, sys.stdout, None if args.json else sys.stderr)
         return 0
     if args.compile:
-        lanes = args.lanes or (2 if warmup.usable_cores() >= 2 else 1)
+        lanes = args.lanes or (2 if warmup_lanes.usable_cores() >= 2 else 1)
         cold.compare(args.rounds or 3, args.json, sys.stdout, None if args.json else sys.stderr, lanes)
         return 0
     if args.vs or args.scale:

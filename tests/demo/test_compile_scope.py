@@ -5,10 +5,11 @@ the other solvers' kernels, and no kernel may be compiled twice because its call
 a dtype, a layout, a record's field types or an int literal (numba compiles a kernel again for
 each literal value it is passed, even one that a later assignment replaces). The probe is
 ``python -m demo bench --compile``'s round, as the program's warm-up runs it: with an empty
-numba cache, the parts of the default scene's step compiled by processes of their own at the
-same time (``World.precompile``), then one step in another; each process lists every engine
-kernel it compiled with the argument types it compiled it for (a kernel loaded from the cache
-does not load the kernels it calls into their dispatchers, so only compiles show them all).
+numba cache, the parts of the default scene's step compiled by two processes at the same time
+(``World.precompile``: one builds the scene first, the other, a lane, starts at once on a world
+without bodies), then one step in the first; each process lists every engine kernel it
+compiled with the argument types it compiled it for (a kernel loaded from the cache does not
+load the kernels it calls into their dispatchers, so only compiles show them all).
 """
 
 from __future__ import annotations

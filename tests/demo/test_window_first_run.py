@@ -107,10 +107,10 @@ def test_esc_while_compiling_ends_the_program_and_its_compiler(xserver: str, tmp
     """A first run, Esc tapped (pressed and released at once) while the engine is compiling:
     the program ends, and so do the warm-up process it started and, on two cores or more, the
     lane compiling part of the first step beside it."""
-    from demo import warmup
+    from demo import warmup_lanes
 
     program = start_program(xserver, tmp_path, "--size", "480x360", NUMBA_CACHE_DIR=str(tmp_path / "numba"))
-    lanes = 1 if warmup.usable_cores() >= 2 else 0
+    lanes = 1 if warmup_lanes.usable_cores() >= 2 else 0
     try:
         window = _xdotool(xserver, "search", "--sync", "--onlyvisible", "--name", "^polycolly$").split()[0]
         deadline = time.monotonic() + 60.0
