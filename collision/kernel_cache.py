@@ -14,6 +14,9 @@ Processes may share the cache and compile at the same time (the program's warm-u
 ``World.precompile``): importing this module also makes numba's additions to a kernel's cache
 index take turns (:func:`lock_index_writes`).
 
+A damaged cache file (cut short, overwritten) is a miss with a warning naming it, not an error
+from inside numba at the call: the kernel compiles again (:func:`unreadable_entries_missed`).
+
 numba stamps a kernel's cache with its own source file, but a kernel holds the compiled code of
 every kernel it calls, from other files: after an edit, an update or a checkout that changed
 only a callee's file, the caller would load its old code. Importing this module stamps every
@@ -29,6 +32,7 @@ import os
 import shutil
 import sys
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -121,6 +125,51 @@ def lock_index_writes() -> None:
     IndexDataCacheFile.save = locked_save  # type: ignore[method-assign]
 
 
+def unreadable_entries_missed() -> None:
+    """A cache index or entry numba cannot read back (a damaged file: cut short, overwritten,
+    written by something else) is a miss, with a RuntimeWarning naming the file, instead of an
+    error from deep inside numba at the call: the kernel is compiled again and its entry written
+    anew. Where numba has no such reader, its own way stands."""
+    try:
+        from numba.core.caching import IndexDataCacheFile  # noqa: PLC0415
+    except ImportError:
+        return
+    load_index, load_data = IndexDataCacheFile._load_index, IndexDataCacheFile._load_data
+    if getattr(load_index, "polycolly_missed", False):
+        return
+
+    def _unreadable(path: Any, error: Exception) -> None:
+        warnings.warn(
+            f"numba's cache file {path} cannot be read ({type(error).__name__}: {error}); "
+            "compiling its kernel again",
+            RuntimeWarning,
+            stacklevel=4,
+        )
+
+    def read_index(self: Any) -> Any:
+        try:
+            return load_index(self)
+        except OSError:
+            raise
+        except Exception as error:  # noqa: BLE001 - any unpickling failure: the file is damaged
+            _unreadable(self._index_path, error)
+            return {}
+
+    def read_data(self: Any, name: str) -> Any:
+        try:
+            return load_data(self, name)
+        except OSError:
+            raise
+        except Exception as error:  # noqa: BLE001 - as above
+            _unreadable(self._data_path(name), error)
+            # numba's load() takes an OSError for a file that is gone: a miss.
+            raise OSError(f"unreadable cache entry {name}") from error
+
+    read_index.polycolly_missed = True  # type: ignore[attr-defined]
+    IndexDataCacheFile._load_index = read_index  # type: ignore[method-assign]
+    IndexDataCacheFile._load_data = read_data  # type: ignore[method-assign]
+
+
 def sources_digest(root: Path) -> bytes:
     """sha256 of every ``.py`` file under ``root``: its path relative to ``root`` and its bytes."""
     digest = hashlib.sha256()
@@ -162,4 +211,5 @@ def stamp_with_sources(root: Path = PACKAGE) -> None:
 
 choose()
 lock_index_writes()
+unreadable_entries_missed()
 stamp_with_sources()

@@ -162,3 +162,52 @@ def test_a_kernel_is_compiled_again_when_a_kernel_it_calls_changed(tmp_path: Pat
 def test_with_numba_s_own_stamp_the_caller_runs_its_old_code(tmp_path: Path) -> None:
     """What the stamp is for, shown on numba's own (else the test above proves nothing)."""
     assert _twice_after_an_edit_of_the_callee(tmp_path, "own") == (2, 2)
+
+
+DAMAGED = """
+import sys, warnings
+import numpy as np
+import collision  # noqa: F401 - the engine's cache settings
+from numba import njit
+
+@njit(cache=True)
+def doubled(a):
+    return 2.0 * a.sum()
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    answer = doubled(np.arange(4.0))
+print(answer, doubled.stats.cache_hits.get(doubled.signatures[0], 0) > 0 if doubled.signatures else None)
+for warning in caught:
+    print("warning:", warning.category.__name__, warning.message)
+"""
+
+
+@pytest.mark.skipif(
+    os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"), reason="no cache without the JIT"
+)
+@pytest.mark.parametrize("damaged", ["nbc", "nbi"])
+def test_a_damaged_cache_file_is_compiled_again_with_a_warning_naming_it(
+    tmp_path: Path, damaged: str
+) -> None:
+    """A kernel's cache entry (nbc) or index (nbi) cut short: the next process gets the right
+    answer, a RuntimeWarning naming the file, and a new file; the one after loads it quietly."""
+    (tmp_path / "damaged_module.py").write_text(DAMAGED)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{ROOT}:{tmp_path}"}
+
+    def run() -> list[str]:
+        out = subprocess.run(
+            [sys.executable, "-c", "import damaged_module"],
+            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False,
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip().splitlines()
+
+    assert run() == ["12.0 False"]  # compiled, cached
+    (path,) = (tmp_path / "cache").rglob(f"damaged_module.doubled-*.{damaged}")
+    path.write_bytes(path.read_bytes()[: len(path.read_bytes()) // 2])
+    again = run()
+    assert again[0] == "12.0 False"  # compiled again
+    assert len(again) >= 2 and all(line.startswith("warning: RuntimeWarning") for line in again[1:])
+    assert path.name in again[1] and "cannot be read" in again[1]
+    assert run() == ["12.0 True"]  # the new file loads, quietly
