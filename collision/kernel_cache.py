@@ -15,7 +15,8 @@ Processes may share the cache and compile at the same time (the program's warm-u
 index take turns (:func:`lock_index_writes`).
 
 A damaged cache file (cut short, overwritten) is a miss with a warning naming it, not an error
-from inside numba at the call: the kernel compiles again (:func:`unreadable_entries_missed`).
+from inside numba at the call: the kernel compiles again (:func:`unreadable_entries_missed`);
+a cache that cannot be written (a full disk) is a warning, and the kernel runs uncached.
 
 numba stamps a kernel's cache with its own source file, but a kernel holds the compiled code of
 every kernel it calls, from other files: after an edit, an update or a checkout that changed
@@ -96,7 +97,9 @@ def lock_index_writes() -> None:
     kernel at once can lose one of them, or pair its entry with the other's file (a kernel
     loaded later for the wrong argument types). Each addition here holds an exclusive lock
     (``fcntl.flock``) on a file beside the index. Where that cannot be done (no ``fcntl``, a
-    numba without this index), numba's own way stands."""
+    numba without this index), numba's own way stands. A save that fails (a full disk, a folder
+    made read-only since) is a RuntimeWarning naming the index, not an error at the call: the
+    kernel has compiled and runs; the next process compiles it again."""
     try:
         import fcntl  # noqa: PLC0415 - POSIX only
 
@@ -113,12 +116,21 @@ def lock_index_writes() -> None:
             lock = open(f"{index}.lock", "ab") if index else None  # noqa: SIM115 - held across the save
         except OSError:
             lock = None
-        if lock is None:
-            save(self, key, data)
-            return
-        with lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-            save(self, key, data)
+        try:
+            if lock is None:
+                save(self, key, data)
+                return
+            with lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+                save(self, key, data)
+        except OSError as error:
+            # numba writes each file whole or not at all (a new file renamed over the old).
+            warnings.warn(
+                f"numba's cache {index} could not be written ({error}); the kernel runs, and "
+                "compiles again in the next process",
+                RuntimeWarning,
+                stacklevel=4,
+            )
 
     locked_save.polycolly_locked = True  # type: ignore[attr-defined]
     locked_save.unlocked = save  # type: ignore[attr-defined]

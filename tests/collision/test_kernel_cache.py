@@ -211,3 +211,46 @@ def test_a_damaged_cache_file_is_compiled_again_with_a_warning_naming_it(
     assert len(again) >= 2 and all(line.startswith("warning: RuntimeWarning") for line in again[1:])
     assert path.name in again[1] and "cannot be read" in again[1]
     assert run() == ["12.0 True"]  # the new file loads, quietly
+
+
+FULL_DISK = """
+import errno, warnings
+import numpy as np
+import collision  # noqa: F401 - the engine's cache settings
+from numba import njit
+from numba.core.caching import IndexDataCacheFile
+
+def full(self, path):
+    raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+IndexDataCacheFile._open_for_write = full
+
+@njit(cache=True)
+def doubled(a):
+    return 2.0 * a.sum()
+
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    print(doubled(np.arange(4.0)))
+for warning in caught:
+    print("warning:", warning.category.__name__, warning.message)
+"""
+
+
+@pytest.mark.skipif(
+    os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"), reason="no cache without the JIT"
+)
+def test_a_cache_that_cannot_be_written_is_a_warning_and_the_kernel_runs(tmp_path: Path) -> None:
+    """numba's files cannot be written (a full disk): the kernel's answer, a RuntimeWarning that
+    names the cache's index and says why, no error."""
+    (tmp_path / "full_module.py").write_text(FULL_DISK)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": f"{ROOT}:{tmp_path}"}
+    out = subprocess.run(
+        [sys.executable, "-c", "import full_module"],
+        capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert lines[0] == "12.0"
+    assert len(lines) == 2 and lines[1].startswith("warning: RuntimeWarning")
+    assert "full_module.doubled" in lines[1] and "No space left on device" in lines[1]
