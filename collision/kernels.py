@@ -31,15 +31,8 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
-Importing this module also trims six of numba's own costs, each a few hundredths of a cold
-compile, without changing what it compiles: comparisons of compile flags
-(:func:`quick_flag_comparisons`); a rewrite for ``with`` blocks that every function's
-bytecode went through (:func:`quick_with_rewrite`); the C wrapper numba built for each of its
-own functions' implementations (``np.empty`` and the like), which only compiled code calls
-(:func:`overloads_without_c_wrappers`); the search for reference counts in values that hold
-none (:func:`quick_reference_counts`); reading again the body of a function numba inlines at
-each place it is inlined (:func:`read_inlined_once`); and copying source positions with the
-IR it inlines (:func:`shared_source_positions`). Each is tested against numba's own result.
+Importing this module applies collision.numba_trims (seven of numba's own costs trimmed,
+each giving numba's own result).
 """
 
 from __future__ import annotations
@@ -54,16 +47,14 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, typeof
-from numba.core import caching, compiler, interpreter, targetconfig, typed_passes
-from numba.core import ir as numba_ir
+from numba.core import caching, compiler, typed_passes
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
-from numba.core.inline_closurecall import InlineWorker
 from numba.core.registry import CPUDispatcher, cpu_target
-from numba.core.runtime.context import NRTContext
-from numba.core.typing import templates
 from numba.core.typing.typeof import Purpose
+
+from collision.numba_trims import _replace, _replaced
 
 
 class _LinkOnlyLibrary(JITCodeLibrary):
@@ -368,222 +359,6 @@ def compile_calls(func: Callable[..., Any], *args: Any) -> Any:
             {},
             pipeline_class=_TypingOnly,
         )
-
-
-def _replaced(owner: Any, name: str) -> bool:
-    """Whether ``owner.name`` is already one of this module's replacements (a second import of
-    this module, as under a reload, leaves numba's one replacement in place)."""
-    return getattr(getattr(owner, name), "_polycolly_quick", False)
-
-
-def _replace(owner: Any, name: str, quick: Callable[..., Any]) -> None:
-    """``quick`` in place of numba's ``owner.name``, marked as a replacement, with numba's kept
-    as its ``__wrapped__`` (tests compare the two)."""
-    quick._polycolly_quick = True  # type: ignore[attr-defined]
-    quick.__wrapped__ = getattr(owner, name)  # type: ignore[attr-defined]
-    setattr(owner, name, quick)
-
-
-def quick_flag_comparisons() -> None:
-    """numba's ``TargetConfig.values``, ``__hash__`` and ``__eq__`` with the same results, cheaper.
-
-    numba looks up every typed call's overload implementation in a dict keyed by the compile
-    flags in force (tens of thousands of lookups in a cold compile), and each lookup builds
-    the flags' dict of values through a property per option, twice (hash, then equality).
-    Here the values are the class's defaults updated with the options set, and the hash,
-    which numba takes of the sorted option names alone, is computed once per class. The
-    default scene's cold compile, one process: 4.6% of its samples were in ``values``."""
-    config = targetconfig.TargetConfig
-    if getattr(config, "_polycolly_quick", False):
-        return
-
-    known: dict[type, tuple[dict[str, Any], int]] = {}
-
-    def defaults(cls: type) -> tuple[dict[str, Any], int]:
-        if cls not in known:
-            options = cls.options  # type: ignore[attr-defined]
-            values = {name: option.default for name, option in options.items()}
-            known[cls] = values, hash(tuple(sorted(options)))
-        return known[cls]
-
-    def values(self: Any) -> dict[str, Any]:
-        out = dict(defaults(type(self))[0])
-        out.update(self._values)
-        return out
-
-    def same(self: Any, other: Any) -> bool:
-        if not isinstance(other, config):
-            return NotImplemented
-        return values(self) == values(other)
-
-    config.values = values  # type: ignore[method-assign]
-    config.__hash__ = lambda self: defaults(type(self))[1]  # type: ignore[method-assign]
-    config.__eq__ = same  # type: ignore[method-assign]
-    config._polycolly_quick = True  # type: ignore[attr-defined]
-
-
-quick_flag_comparisons()
-
-
-#: The prefix of the variables numba's bytecode reader makes for a ``with`` block's exit.
-_WITH_EXIT = "$setup_with_exitfn"
-
-
-def quick_with_rewrite() -> None:
-    """numba's ``peep_hole_delete_with_exit`` only for functions that have a ``with`` block.
-
-    numba runs it on every function it reads: it lists the variables of every statement, twice,
-    to drop the ones that use a ``with`` block's exit function, which its bytecode reader
-    assigns to a variable of its own (``_WITH_EXIT``); in a function without such an
-    assignment there is nothing to drop. The engine's kernels have no ``with`` blocks, and
-    listing their variables was 2.5% of the default scene's cold compile (one process)."""
-    if _replaced(interpreter, "peep_hole_delete_with_exit"):
-        return
-    rewrite = interpreter.peep_hole_delete_with_exit
-
-    def delete_with_exit(func_ir: Any) -> Any:
-        for block in func_ir.blocks.values():
-            for statement in block.body:
-                if isinstance(statement, numba_ir.Assign) and statement.target.name.startswith(_WITH_EXIT):
-                    return rewrite(func_ir)
-        return func_ir
-
-    _replace(interpreter, "peep_hole_delete_with_exit", delete_with_exit)
-
-
-quick_with_rewrite()
-
-
-def overloads_without_c_wrappers() -> None:
-    """numba's implementations of its functions and methods (``@overload``: ``np.empty``,
-    ``min``, array methods, ...) compiled without the C wrapper numba otherwise gives each.
-
-    numba already builds them without the Python wrapper, since only compiled code calls
-    them; it still built a C-callable wrapper for each specialisation, which compiled code
-    does not use either (it is for a function handed to C as a pointer, which the engine never
-    does): 3% of the default scene's cold compile, one process. An implementation that sets
-    the option itself keeps its own."""
-    template = templates._OverloadFunctionTemplate
-    if _replaced(template, "_get_jit_decorator"):
-        return
-    decorator = template._get_jit_decorator
-
-    def jit_decorator(self: Any) -> Callable[..., Any]:
-        jitter = decorator(self)
-
-        def without_c_wrapper(*args: Any, **options: Any) -> Any:
-            options.setdefault("no_cfunc_wrapper", True)
-            return jitter(*args, **options)
-
-        return without_c_wrapper
-
-    _replace(template, "_get_jit_decorator", jit_decorator)
-
-
-overloads_without_c_wrappers()
-
-
-def quick_reference_counts() -> None:
-    """numba's ``NRTContext.get_meminfos`` without visiting the parts of a value that hold no
-    reference count.
-
-    Wherever compiled code copies or drops a value, numba lists the reference counts inside it
-    (the arrays in a tuple, ...) to count them up or down, reading out every member of every
-    tuple on the way, a float's as an array's: the engine's records are tuples of up to 24
-    fields, and this was 6% of the default scene's cold compile (one process). Here a member
-    is read out only if its type can hold a reference count (found the way numba's own search
-    goes, once per type); the counts found, and their order, are numba's."""
-    if _replaced(NRTContext, "get_meminfos"):
-        return
-    # By identities (a type's hash is its key's, rehashed at every use); each entry keeps its
-    # type, so that the identity is not reused.
-    counted: dict[tuple[int, int], tuple[Any, bool]] = {}
-
-    def holds(context: Any, builder: Any, kind: Any) -> bool:
-        """Whether a value of numba type ``kind`` holds a reference count, where numba's search
-        would look: in itself or in the members its data model lists (a type met again while
-        its own answer is pending, were there such, counts as holding one: searched)."""
-        models = context.data_model_manager
-        key = (id(models), id(kind))
-        entry = counted.get(key)
-        if entry is not None:
-            return entry[1]
-        counted[key] = (kind, True)
-        model = models[kind]
-        members = model.traverse(builder)
-        found = model.has_nrt_meminfo() or any(holds(context, builder, t) for t, _ in members)
-        counted[key] = (kind, found)
-        return found
-
-    def get_meminfos(self: Any, builder: Any, kind: Any, value: Any) -> list[tuple[Any, Any]]:
-        if not holds(self._context, builder, kind):
-            return []
-        model = self._context.data_model_manager[kind]
-        found = [(kind, model.get_nrt_meminfo(builder, value))] if model.has_nrt_meminfo() else []
-        for member, read in model.traverse(builder):
-            if holds(self._context, builder, member):
-                found.extend(self.get_meminfos(builder, member, read(value)))
-        return found
-
-    _replace(NRTContext, "get_meminfos", get_meminfos)
-
-
-quick_reference_counts()
-
-
-def read_inlined_once() -> None:
-    """numba's ``InlineWorker.run_untyped_passes`` once per function and compile settings.
-
-    To inline a function (``inline="always"``), numba reads its bytecode into IR and runs its
-    untyped passes, the inlining of what it calls included, at every place it is inlined, and
-    then works on a copy of that IR (its ``inline_ir`` copies before it changes anything). The
-    engine inlines small helpers (``slot``, a row's loads) at hundreds of places: the IR read
-    the first time, for the same function, flags and local types, serves the others. The pass
-    also sets the caller's ``enable_ssa`` flag, as numba's does."""
-    if _replaced(InlineWorker, "run_untyped_passes"):
-        return
-    read = InlineWorker.run_untyped_passes
-    known: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
-
-    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
-        self.flags.enable_ssa = enable_ssa
-        if self.locals:
-            return read(self, func, enable_ssa)
-        # numba makes a target context for each compile from the flags (compared here).
-        key = (func, id(self.typingctx), type(self.targetctx))
-        entries = known.setdefault(key, [])
-        for flags, func_ir in entries:
-            if flags == self.flags:
-                return func_ir
-        flags = type(self.flags)(copy_from=self.flags)
-        func_ir = read(self, func, enable_ssa)
-        entries.append((flags, func_ir))
-        return func_ir
-
-    _replace(InlineWorker, "run_untyped_passes", run_untyped_passes)
-
-
-read_inlined_once()
-
-
-def shared_source_positions() -> None:
-    """Copies of numba's IR share its source positions (``ir.Loc``) instead of copying them.
-
-    numba copies a function's IR (``copy.deepcopy``) at every place it inlines it, and every
-    statement and expression carries a position: a file name, a line and a column, which
-    nothing changes once made (numba's own copies of variables and constants already keep
-    their positions). The line cache a position fills when an error message quotes it is the
-    same for every copy."""
-    if "__deepcopy__" in vars(numba_ir.Loc):
-        return
-
-    def keep(self: Any, memo: dict[int, Any]) -> Any:
-        return self
-
-    numba_ir.Loc.__deepcopy__ = keep  # type: ignore[attr-defined]
-
-
-shared_source_positions()
 
 
 if _STAGES_APART:

@@ -350,7 +350,7 @@ def test_a_stage_has_machine_code_of_its_own_and_is_loaded_before_its_callers(tm
 
 
 def test_quick_flag_comparisons_give_numba_s_own_answers() -> None:
-    """The flags' values, hash and equality after collision.kernels replaced them: what numba's
+    """The flags' values, hash and equality after collision.numba_trims replaced them: what numba's
     own definitions give (written out here as numba writes them), for flags left at their
     defaults, set to them, set away from them, and copied."""
     from numba.core import targetconfig
@@ -391,7 +391,7 @@ def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch
     from numba.core import interpreter
     from numba.core.bytecode import ByteCode, FunctionIdentity
 
-    import collision.kernels as kernels
+    import collision.numba_trims as trims
 
     quick = interpreter.peep_hole_delete_with_exit
     assert getattr(quick, "_polycolly_quick", False)
@@ -417,9 +417,9 @@ def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch
         return total
 
     raw = read(with_block).dump_to_string()
-    assert kernels._WITH_EXIT in raw
+    assert trims._WITH_EXIT in raw
     by_numba = original(read(with_block)).dump_to_string()
-    assert by_numba != raw and kernels._WITH_EXIT not in by_numba
+    assert by_numba != raw and trims._WITH_EXIT not in by_numba
     assert quick(read(with_block)).dump_to_string() == by_numba
     plain = read(without)
     raw = plain.dump_to_string()
@@ -431,7 +431,7 @@ def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch
 @pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
 def test_overload_implementations_are_compiled_without_a_c_wrapper() -> None:
     """An ``@overload``'s implementation, as numba compiles it for a kernel that calls it: no C
-    wrapper (collision.kernels.overloads_without_c_wrappers), unless its own options ask for
+    wrapper (collision.numba_trims.overloads_without_c_wrappers), unless its own options ask for
     one; the kernel's answers are the implementation's."""
     from numba import njit, types
     from numba.extending import overload
@@ -529,7 +529,7 @@ def test_quick_reference_counts_find_numba_s_counts_in_numba_s_order(monkeypatch
 @pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
 def test_an_inlined_function_is_read_once_for_every_place_it_is_inlined() -> None:
     """A function numba inlines in three places of two kernels compiled with the same flags is
-    read into IR once (collision.kernels.read_inlined_once), each place gets its own copy (the
+    read into IR once (collision.numba_trims.read_inlined_once), each place gets its own copy (the
     kernels' answers are right), and a kernel with other flags reads it again."""
     from numba import njit
     from numba.core.inline_closurecall import InlineWorker
@@ -571,7 +571,7 @@ def test_an_inlined_function_is_read_once_for_every_place_it_is_inlined() -> Non
 def test_copies_of_numba_ir_share_source_positions() -> None:
     """A deep copy of a function's IR (as numba makes to inline it) has its statements, new
     objects, at the same source positions, the very position objects
-    (collision.kernels.shared_source_positions); the original is left as it was."""
+    (collision.numba_trims.shared_source_positions); the original is left as it was."""
     import copy
 
     from numba.core import interpreter
@@ -615,3 +615,108 @@ def test_a_stage_is_found_by_its_name_while_the_interpreter_holds_its_module() -
         assert kernels._load_stage(*key)
     finally:
         interpreter.uninstall()
+
+
+def _caller_ir_after_inlining(caller: Any, inline_ir: Any) -> list[str]:
+    """``caller``'s IR right after numba's pass that inlines ``inline="always"`` kernels, with
+    ``inline_ir`` as InlineWorker's: its statements block by block, the blocks numbered in
+    topological order (numba numbers them from a counter of the process)."""
+    from numba import typeof
+    from numba.core import compiler, ir, ir_utils, untyped_passes
+    from numba.core.compiler_machinery import AnalysisPass, register_pass
+    from numba.core.inline_closurecall import InlineWorker
+    from numba.core.registry import cpu_target
+
+    @register_pass(mutates_CFG=False, analysis_only=True)
+    class Record(AnalysisPass):
+        _name = "polycolly_test_record_inlined"
+
+        def __init__(self) -> None:
+            AnalysisPass.__init__(self)
+
+        def run_pass(self, state: Any) -> bool:
+            blocks = state.func_ir.blocks
+            order = ir_utils.find_topo_order(blocks)
+            number = {label: k for k, label in enumerate(order)}
+            lines = []
+            for label in order:
+                lines.append(f"block {number[label]}")
+                for statement in blocks[label].body:
+                    if isinstance(statement, ir.Jump):
+                        lines.append(f"jump {number[statement.target]}")
+                    elif isinstance(statement, ir.Branch):
+                        lines.append(
+                            f"branch {statement.cond} {number[statement.truebr]} {number[statement.falsebr]}"
+                        )
+                    else:
+                        lines.append(str(statement))
+            raise compiler._EarlyPipelineCompletion(lines)
+
+    class UpToInlining(compiler.CompilerBase):
+        def define_pipelines(self) -> list[Any]:
+            manager = compiler.DefaultPassBuilder.define_untyped_pipeline(self.state)
+            manager.add_pass_after(Record, untyped_passes.InlineInlinables)
+            manager.finalize()
+            return [manager]
+
+    saved = InlineWorker.inline_ir
+    InlineWorker.inline_ir = inline_ir
+    try:
+        flags = cpu_target.options.parse_as_flags(compiler.Flags(), {})
+        return compiler.compile_extra(
+            cpu_target.typing_context, cpu_target.target_context, caller,
+            (typeof(np.zeros(3)),), None, flags, {}, pipeline_class=UpToInlining,
+        )  # fmt: skip
+    finally:
+        InlineWorker.inline_ir = saved
+
+
+@pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
+def test_an_inlined_function_s_blocks_are_copied_together_and_the_caller_is_numba_s() -> None:
+    """A function of several blocks (a loop, a branch) inlined at two places: the caller's IR
+    after inlining is the one numba's own InlineWorker.inline_ir gives (statement by statement,
+    blocks in topological order), the kernel's answer is right, and a copy of the function's
+    blocks (collision.numba_trims.one_copy_per_inlining) is new blocks that share one new scope."""
+    import copy
+
+    from numba import njit
+    from numba.core.inline_closurecall import InlineWorker
+
+    from collision.numba_trims import _OneCopyOfEach
+
+    quick = InlineWorker.inline_ir
+    assert getattr(quick, "_polycolly_quick", False)
+
+    def helper(a: np.ndarray, k: float) -> float:
+        total = 0.0
+        for j in range(a.shape[0]):
+            if a[j] > k:
+                total += a[j] - k
+            else:
+                total -= 1.0
+        return total
+
+    inlined = njit(inline="always")(helper)
+
+    def caller(a: np.ndarray) -> float:
+        return inlined(a, 1.0) + 2.0 * inlined(a, 2.0)
+
+    numba_s = _caller_ir_after_inlining(caller, quick.__wrapped__)
+    assert len(numba_s) > 40 and sum(line.startswith("block") for line in numba_s) > 6
+    assert _caller_ir_after_inlining(caller, quick) == numba_s
+    a = np.array([0.5, 1.5, 3.0])
+    assert njit(caller)(a) == helper(a, 1.0) + 2.0 * helper(a, 2.0)
+
+    from numba.core import interpreter
+    from numba.core.bytecode import ByteCode, FunctionIdentity
+
+    identity = FunctionIdentity.from_function(helper)
+    func_ir = interpreter.Interpreter(identity).interpret(ByteCode(func_id=identity))
+    blocks = list(func_ir.blocks.values())
+    stand_in = _OneCopyOfEach({id(b) for b in blocks})
+    copied = [stand_in.deepcopy(b) for b in blocks]
+    assert [[str(s) for s in b.body] for b in copied] == [[str(s) for s in b.body] for b in blocks]
+    assert all(c is not b for c, b in zip(copied, blocks, strict=True))
+    assert len({id(c.scope) for c in copied}) == 1 and copied[0].scope is not blocks[0].scope
+    # numba's own copies give each block a scope of its own.
+    assert len({id(copy.deepcopy(b).scope) for b in blocks}) == len(blocks)

@@ -1,0 +1,299 @@
+"""numba's own costs in a cold compile, trimmed without changing what it compiles.
+
+Importing this module (collision.kernels does) trims seven of numba's own costs, each a few
+hundredths of a cold compile, without changing what it compiles: comparisons of compile flags
+(:func:`quick_flag_comparisons`); a rewrite for ``with`` blocks that every function's
+bytecode went through (:func:`quick_with_rewrite`); the C wrapper numba built for each of its
+own functions' implementations (``np.empty`` and the like), which only compiled code calls
+(:func:`overloads_without_c_wrappers`); the search for reference counts in values that hold
+none (:func:`quick_reference_counts`); reading again the body of a function numba inlines at
+each place it is inlined (:func:`read_inlined_once`); copying source positions with the IR it
+inlines (:func:`shared_source_positions`); and copying that IR block by block, which copied
+what the blocks share once per block (:func:`one_copy_per_inlining`). Each is tested
+against numba's own result.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from numba.core import inline_closurecall, interpreter, targetconfig
+from numba.core import ir as numba_ir
+from numba.core.inline_closurecall import InlineWorker
+from numba.core.runtime.context import NRTContext
+from numba.core.typing import templates
+
+
+def _replaced(owner: Any, name: str) -> bool:
+    """Whether ``owner.name`` is already one of this module's replacements (a second import of
+    this module, as under a reload, leaves numba's one replacement in place)."""
+    return getattr(getattr(owner, name), "_polycolly_quick", False)
+
+
+def _replace(owner: Any, name: str, quick: Callable[..., Any]) -> None:
+    """``quick`` in place of numba's ``owner.name``, marked as a replacement, with numba's kept
+    as its ``__wrapped__`` (tests compare the two)."""
+    quick._polycolly_quick = True  # type: ignore[attr-defined]
+    quick.__wrapped__ = getattr(owner, name)  # type: ignore[attr-defined]
+    setattr(owner, name, quick)
+
+
+def quick_flag_comparisons() -> None:
+    """numba's ``TargetConfig.values``, ``__hash__`` and ``__eq__`` with the same results, cheaper.
+
+    numba looks up every typed call's overload implementation in a dict keyed by the compile
+    flags in force (tens of thousands of lookups in a cold compile), and each lookup builds
+    the flags' dict of values through a property per option, twice (hash, then equality).
+    Here the values are the class's defaults updated with the options set, and the hash,
+    which numba takes of the sorted option names alone, is computed once per class. The
+    default scene's cold compile, one process: 4.6% of its samples were in ``values``."""
+    config = targetconfig.TargetConfig
+    if getattr(config, "_polycolly_quick", False):
+        return
+
+    known: dict[type, tuple[dict[str, Any], int]] = {}
+
+    def defaults(cls: type) -> tuple[dict[str, Any], int]:
+        if cls not in known:
+            options = cls.options  # type: ignore[attr-defined]
+            values = {name: option.default for name, option in options.items()}
+            known[cls] = values, hash(tuple(sorted(options)))
+        return known[cls]
+
+    def values(self: Any) -> dict[str, Any]:
+        out = dict(defaults(type(self))[0])
+        out.update(self._values)
+        return out
+
+    def same(self: Any, other: Any) -> bool:
+        if not isinstance(other, config):
+            return NotImplemented
+        return values(self) == values(other)
+
+    config.values = values  # type: ignore[method-assign]
+    config.__hash__ = lambda self: defaults(type(self))[1]  # type: ignore[method-assign]
+    config.__eq__ = same  # type: ignore[method-assign]
+    config._polycolly_quick = True  # type: ignore[attr-defined]
+
+
+quick_flag_comparisons()
+
+
+#: The prefix of the variables numba's bytecode reader makes for a ``with`` block's exit.
+_WITH_EXIT = "$setup_with_exitfn"
+
+
+def quick_with_rewrite() -> None:
+    """numba's ``peep_hole_delete_with_exit`` only for functions that have a ``with`` block.
+
+    numba runs it on every function it reads: it lists the variables of every statement, twice,
+    to drop the ones that use a ``with`` block's exit function, which its bytecode reader
+    assigns to a variable of its own (``_WITH_EXIT``); in a function without such an
+    assignment there is nothing to drop. The engine's kernels have no ``with`` blocks, and
+    listing their variables was 2.5% of the default scene's cold compile (one process)."""
+    if _replaced(interpreter, "peep_hole_delete_with_exit"):
+        return
+    rewrite = interpreter.peep_hole_delete_with_exit
+
+    def delete_with_exit(func_ir: Any) -> Any:
+        for block in func_ir.blocks.values():
+            for statement in block.body:
+                if isinstance(statement, numba_ir.Assign) and statement.target.name.startswith(_WITH_EXIT):
+                    return rewrite(func_ir)
+        return func_ir
+
+    _replace(interpreter, "peep_hole_delete_with_exit", delete_with_exit)
+
+
+quick_with_rewrite()
+
+
+def overloads_without_c_wrappers() -> None:
+    """numba's implementations of its functions and methods (``@overload``: ``np.empty``,
+    ``min``, array methods, ...) compiled without the C wrapper numba otherwise gives each.
+
+    numba already builds them without the Python wrapper, since only compiled code calls
+    them; it still built a C-callable wrapper for each specialisation, which compiled code
+    does not use either (it is for a function handed to C as a pointer, which the engine never
+    does): 3% of the default scene's cold compile, one process. An implementation that sets
+    the option itself keeps its own."""
+    template = templates._OverloadFunctionTemplate
+    if _replaced(template, "_get_jit_decorator"):
+        return
+    decorator = template._get_jit_decorator
+
+    def jit_decorator(self: Any) -> Callable[..., Any]:
+        jitter = decorator(self)
+
+        def without_c_wrapper(*args: Any, **options: Any) -> Any:
+            options.setdefault("no_cfunc_wrapper", True)
+            return jitter(*args, **options)
+
+        return without_c_wrapper
+
+    _replace(template, "_get_jit_decorator", jit_decorator)
+
+
+overloads_without_c_wrappers()
+
+
+def quick_reference_counts() -> None:
+    """numba's ``NRTContext.get_meminfos`` without visiting the parts of a value that hold no
+    reference count.
+
+    Wherever compiled code copies or drops a value, numba lists the reference counts inside it
+    (the arrays in a tuple, ...) to count them up or down, reading out every member of every
+    tuple on the way, a float's as an array's: the engine's records are tuples of up to 24
+    fields, and this was 6% of the default scene's cold compile (one process). Here a member
+    is read out only if its type can hold a reference count (found the way numba's own search
+    goes, once per type); the counts found, and their order, are numba's."""
+    if _replaced(NRTContext, "get_meminfos"):
+        return
+    # By identities (a type's hash is its key's, rehashed at every use); each entry keeps its
+    # type, so that the identity is not reused.
+    counted: dict[tuple[int, int], tuple[Any, bool]] = {}
+
+    def holds(context: Any, builder: Any, kind: Any) -> bool:
+        """Whether a value of numba type ``kind`` holds a reference count, where numba's search
+        would look: in itself or in the members its data model lists (a type met again while
+        its own answer is pending, were there such, counts as holding one: searched)."""
+        models = context.data_model_manager
+        key = (id(models), id(kind))
+        entry = counted.get(key)
+        if entry is not None:
+            return entry[1]
+        counted[key] = (kind, True)
+        model = models[kind]
+        members = model.traverse(builder)
+        found = model.has_nrt_meminfo() or any(holds(context, builder, t) for t, _ in members)
+        counted[key] = (kind, found)
+        return found
+
+    def get_meminfos(self: Any, builder: Any, kind: Any, value: Any) -> list[tuple[Any, Any]]:
+        if not holds(self._context, builder, kind):
+            return []
+        model = self._context.data_model_manager[kind]
+        found = [(kind, model.get_nrt_meminfo(builder, value))] if model.has_nrt_meminfo() else []
+        for member, read in model.traverse(builder):
+            if holds(self._context, builder, member):
+                found.extend(self.get_meminfos(builder, member, read(value)))
+        return found
+
+    _replace(NRTContext, "get_meminfos", get_meminfos)
+
+
+quick_reference_counts()
+
+
+def read_inlined_once() -> None:
+    """numba's ``InlineWorker.run_untyped_passes`` once per function and compile settings.
+
+    To inline a function (``inline="always"``), numba reads its bytecode into IR and runs its
+    untyped passes, the inlining of what it calls included, at every place it is inlined, and
+    then works on a copy of that IR (its ``inline_ir`` copies before it changes anything). The
+    engine inlines small helpers (``slot``, a row's loads) at hundreds of places: the IR read
+    the first time, for the same function, flags and local types, serves the others. The pass
+    also sets the caller's ``enable_ssa`` flag, as numba's does."""
+    if _replaced(InlineWorker, "run_untyped_passes"):
+        return
+    read = InlineWorker.run_untyped_passes
+    known: dict[tuple[Any, ...], list[tuple[Any, Any]]] = {}
+
+    def run_untyped_passes(self: Any, func: Any, enable_ssa: bool = False) -> Any:
+        self.flags.enable_ssa = enable_ssa
+        if self.locals:
+            return read(self, func, enable_ssa)
+        # numba makes a target context for each compile from the flags (compared here).
+        key = (func, id(self.typingctx), type(self.targetctx))
+        entries = known.setdefault(key, [])
+        for flags, func_ir in entries:
+            if flags == self.flags:
+                return func_ir
+        flags = type(self.flags)(copy_from=self.flags)
+        func_ir = read(self, func, enable_ssa)
+        entries.append((flags, func_ir))
+        return func_ir
+
+    _replace(InlineWorker, "run_untyped_passes", run_untyped_passes)
+
+
+read_inlined_once()
+
+
+def shared_source_positions() -> None:
+    """Copies of numba's IR share its source positions (``ir.Loc``) instead of copying them.
+
+    numba copies a function's IR (``copy.deepcopy``) at every place it inlines it, and every
+    statement and expression carries a position: a file name, a line and a column, which
+    nothing changes once made (numba's own copies of variables and constants already keep
+    their positions). The line cache a position fills when an error message quotes it is the
+    same for every copy."""
+    if "__deepcopy__" in vars(numba_ir.Loc):
+        return
+
+    def keep(self: Any, memo: dict[int, Any]) -> Any:
+        return self
+
+    numba_ir.Loc.__deepcopy__ = keep  # type: ignore[attr-defined]
+
+
+shared_source_positions()
+
+
+class _OneCopyOfEach:
+    """Stands for the ``copy`` module inside numba's ``InlineWorker.inline_ir`` (see
+    :func:`one_copy_per_inlining`): a block of ``first`` (the function's IR as given) is copied
+    with the other blocks of that IR, and any other block (the copy of that copy numba keeps)
+    with the others of its own."""
+
+    def __init__(self, first: set[int]) -> None:
+        self._first = first
+        self._memos: tuple[dict[int, Any], dict[int, Any]] = ({}, {})
+
+    def deepcopy(self, value: Any, memo: Any = None) -> Any:
+        return copy.deepcopy(value, self._memos[0] if id(value) in self._first else self._memos[1])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(copy, name)
+
+
+def one_copy_per_inlining() -> None:
+    """numba's ``InlineWorker.inline_ir`` copies a function's IR once for all its blocks, not once
+    per block, where it inlines without types (``inline="always"`` on a kernel).
+
+    numba deep-copies the function's IR block by block, twice per place it is inlined, so what
+    the blocks share is copied once for each block: above all the function's scope, which holds
+    every variable of the function (those of what it inlined itself included). A function of
+    many blocks and variables cost tens of milliseconds per place (the default scene's cold
+    compile, one process: 1.7-1.9 s in inlining, 0.8-0.9 s with this). Here each of the two
+    copies is one copy of all the blocks, which share what they shared in the IR copied. numba
+    then gives every inlined block the caller's scope: the caller's IR is the same (tested
+    against numba's). Inlining with types (numba's overloads) stays numba's own."""
+    if _replaced(InlineWorker, "inline_ir") or not hasattr(inline_closurecall, "copy"):
+        return
+    inline_ir = InlineWorker.inline_ir
+
+    def inline_ir_copying_once(
+        self: Any,
+        caller_ir: Any,
+        block: Any,
+        i: int,
+        callee_ir: Any,
+        callee_freevars: Any,
+        arg_typs: Any = None,
+    ) -> Any:
+        if arg_typs is not None:
+            return inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
+        # numba compiles under its global lock: one inlining at a time uses the stand-in.
+        inline_closurecall.copy = _OneCopyOfEach({id(b) for b in callee_ir.blocks.values()})  # type: ignore[assignment]
+        try:
+            return inline_ir(self, caller_ir, block, i, callee_ir, callee_freevars, arg_typs)
+        finally:
+            inline_closurecall.copy = copy
+
+    _replace(InlineWorker, "inline_ir", inline_ir_copying_once)
+
+
+one_copy_per_inlining()
