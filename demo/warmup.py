@@ -50,9 +50,6 @@ EXERCISE_FRAMES, LOAD_FRAMES = 12, 3
 STAMP_NAME = "polycolly-warm.json"
 #: The solvers `m` cycles through (demo.actions.SOLVER_CYCLE, without importing the engine).
 SOLVERS = ("tutorial", "iterative", "arcade")
-#: The solver whose step a lane starts compiling before the first scene is built: the default
-#: scene's, the only one whose step has parts (``World.precompile_parts``).
-FIRST_SOLVER = "iterative"
 
 
 @dataclass(frozen=True, order=True)
@@ -415,7 +412,7 @@ def main(argv: list[str] | None = None, out: TextIO = sys.stdout) -> int:
     # The lane starts on the second part of the solver with parts before the scene is built
     # (whose solver is known only then): on a scene of another solver, the lane's part is
     # for that solver's jobs, later.
-    sent = start_second_part(lane, args.solver or FIRST_SOLVER)
+    sent = start_second_part(lane, args.solver)
     first = scenes.build_scene(args.scene, args.seed, args.bodies)
     scene_solver = first.world.solver
     if args.solver:

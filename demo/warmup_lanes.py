@@ -34,8 +34,8 @@ def usable_cores() -> int:
 
 class Lane:
     """A warm-up process beside this one (``python -m demo.warmup ... --lane``) that compiles
-    what it is sent, one line on its stdin each: ``part NAME``, a part of the first scene's step
-    (``World.precompile``), or ``job KEY``, a job (:func:`exercise`). Its compiles go on to
+    what it is sent, one line on its stdin each: ``part NAME SOLVER``, a part of that solver's
+    step (``World.precompile``), or ``job KEY``, a job (:func:`exercise`). Its compiles go on to
     ``tally``; :meth:`result` waits for what it sent back when it finished one (None if it
     ended). It ends when its stdin closes (:meth:`close`, or this process ending)."""
 
@@ -96,14 +96,17 @@ def start_lane(argv: list[str], tally: Tally) -> Lane | None:
         return None
 
 
-def start_second_part(lane: Lane | None, solver: str) -> str | None:
-    """Send ``lane`` the second part of ``solver``'s step (``World.precompile`` on a world
-    without bodies, whose types are any world's), before the first scene is built: the lane
-    compiles it while this process builds the scene. Returns the solver, or None if nothing
-    was sent (no lane, or a solver whose step has no parts)."""
+def start_second_part(lane: Lane | None, solver: str | None) -> str | None:
+    """Send ``lane`` the second part of ``solver``'s step (None: the solver whose step has parts,
+    the default scene's) for ``World.precompile`` on a world without bodies, whose types are
+    any world's, before the first scene is built: the lane compiles it while this process
+    builds the scene. Returns the solver, or None if nothing was sent (no lane, or a solver
+    whose step has no parts)."""
     from collision.solvers import SOLVERS  # noqa: PLC0415 - defines kernels, compiles none
 
-    parts = SOLVERS[solver].parts
+    if solver is None:
+        solver = next((name for name, entry in SOLVERS.items() if len(entry.parts) >= 2), None)
+    parts = SOLVERS[solver].parts if solver is not None else ()
     if lane is None or len(parts) < 2 or not lane.send(f"part {parts[1]} {solver}"):
         return None
     return solver

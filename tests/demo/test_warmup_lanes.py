@@ -143,7 +143,10 @@ def test_the_lane_starts_on_the_second_part_and_the_first_is_compiled_here() -> 
     assert warmup_lanes.precompile_first_step(world, lane, sent) is False  # type: ignore[arg-type]
     assert world.compiled == ["contacts"]
     assert time.perf_counter() - t0 >= 0.2  # it waited for the lane's part
-    # A solver without parts sends nothing.
+    # No solver named: the one whose step has parts. A solver without parts sends nothing.
+    other = PartLane(Recorder(), seconds=0.0)
+    assert warmup_lanes.start_second_part(other, None) == "iterative"  # type: ignore[arg-type]
+    assert other.parts == ["response iterative"]
     assert warmup_lanes.start_second_part(PartLane(Recorder(), 0.0), "tutorial") is None  # type: ignore[arg-type]
 
 
