@@ -194,6 +194,41 @@ def test_cache_refit_finds_the_brute_force_pairs_among_wide_unbounded_and_touchi
     assert refits > 30
 
 
+def _refit_rule_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, escaped: np.ndarray) -> set:
+    """The pairs a refit must find, by brute force: each escaped box with every box it meets
+    (touching counts), but itself, two skipped bodies, and a pair of two escaped bodies found
+    once (from the first)."""
+    moved = np.zeros(lo.shape[0], dtype=np.bool_)
+    moved[escaped] = True
+    expected = set()
+    for e in escaped.tolist():
+        for o in range(lo.shape[0]):
+            meets = (
+                lo[o, 0] <= hi[e, 0]
+                and lo[e, 0] <= hi[o, 0]
+                and lo[o, 1] <= hi[e, 1]
+                and lo[e, 1] <= hi[o, 1]
+            )
+            if meets and o != e and not (moved[o] and o < e) and not (skip[e] and skip[o]):
+                expected.add((min(e, o), max(e, o)))
+    return expected
+
+
+def _assert_refit_searches_find(
+    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, escaped: np.ndarray
+) -> None:
+    """Both refit searches (every box, the window) give exactly the rule's pairs, each once."""
+    moved = np.zeros(lo.shape[0], dtype=np.bool_)
+    moved[escaped] = True
+    expected = _refit_rule_pairs(lo, hi, skip, escaped)
+    assert expected  # the boxes are crowded enough that every case finds pairs
+    for search in (python_entry(_escaped_pairs_scan), python_entry(_escaped_pairs_window)):
+        found, f = search(escaped, lo, hi, moved, skip)
+        pairs = [tuple(p) for p in found[:f].tolist()]
+        assert len(pairs) == len(set(pairs))
+        assert set(pairs) == expected
+
+
 @pytest.mark.parametrize("k", [1, 7, REFIT_SCAN, REFIT_SCAN + 1, 75])
 def test_refit_by_scan_and_by_window_find_each_escaped_bodys_pairs(k: int) -> None:
     """A refit finds the escaped bodies' pairs by testing every box (a few bodies) or a window of
@@ -205,25 +240,31 @@ def test_refit_by_scan_and_by_window_find_each_escaped_bodys_pairs(k: int) -> No
     lo, hi = _boxes_of_every_kind(rng, n)
     skip = rng.random(n) < 0.2
     escaped = np.sort(rng.choice(n, size=k, replace=False)).astype(np.int64)
-    moved = np.zeros(n, dtype=np.bool_)
-    moved[escaped] = True
-    expected = set()
-    for e in escaped.tolist():
-        for o in range(n):
-            meets = (
-                lo[o, 0] <= hi[e, 0]
-                and lo[e, 0] <= hi[o, 0]
-                and lo[o, 1] <= hi[e, 1]
-                and lo[e, 1] <= hi[o, 1]
-            )
-            if meets and o != e and not (moved[o] and o < e) and not (skip[e] and skip[o]):
-                expected.add((min(e, o), max(e, o)))
-    assert expected  # the boxes are crowded enough that every size finds pairs
-    for search in (python_entry(_escaped_pairs_scan), python_entry(_escaped_pairs_window)):
-        found, f = search(escaped, lo, hi, moved, skip)
-        pairs = [tuple(p) for p in found[:f].tolist()]
-        assert len(pairs) == len(set(pairs))
-        assert set(pairs) == expected
+    _assert_refit_searches_find(lo, hi, skip, escaped)
+
+
+@pytest.mark.parametrize("case", ["one key", "nan", "wide escaped"])
+def test_refit_window_where_one_box_meets_every_escaped_one(case: str) -> None:
+    """The window search's edge cases: 100 escaped boxes stacked on one floor box (each box's
+    pairs found at once, more than the search's first buffer), all at one lower bound (its
+    buckets hold a single key), with boxes of NaN bounds (they meet nothing), or with the
+    floor, an unbounded box and a NaN box among the escaped (tested against every box)."""
+    rng = np.random.default_rng(7)
+    n = 300
+    lo, hi = _boxes_of_every_kind(rng, n)
+    column = np.arange(5, 105)
+    lo[column] = np.stack([np.full(100, 2.0), rng.integers(0, 4, size=100) / 64.0 - 1.0], axis=1)
+    if case != "one key":
+        lo[column, 0] += rng.integers(0, 64 * 40, size=100) / 64.0
+    hi[column] = lo[column] + 0.5
+    skip = np.zeros(n, dtype=np.bool_)
+    escaped = column.astype(np.int64)
+    if case == "nan":
+        lo[[5, 200]] = np.nan
+    if case == "wide escaped":
+        lo[5, 0] = np.nan
+        escaped = np.concatenate([[0, 3, 4], escaped]).astype(np.int64)
+    _assert_refit_searches_find(lo, hi, skip, escaped)
 
 
 @pytest.mark.parametrize("threads", THREADS)
