@@ -148,14 +148,24 @@ def touching_manifolds(case: dict) -> dict:
     return touching
 
 
+@pytest.mark.parametrize("threads", [None, 2])
 @pytest.mark.parametrize("seed", range(8))
-def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_order(seed: int) -> None:
+def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_order(
+    seed: int, threads: int | None
+) -> None:
+    """On one thread or on two (each manifold's row in its place, the kept ones moved up)."""
     case = random_contacts(seed)
     link, order, _ = case["walk"]
     inv_mass = case["masses"][0]
     index, value = python_entry(shock_rows.stop_rows)(
-        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"]
+        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], threads
     )
+    if threads is not None:
+        serial = python_entry(shock_rows.stop_rows)(
+            case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], None
+        )
+        np.testing.assert_array_equal(index, serial[0])
+        np.testing.assert_array_equal(value, serial[1])
     touching = touching_manifolds(case)
     expected = []
     for g in order:
@@ -180,7 +190,7 @@ def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_orde
 def test_the_packed_stop_passes_move_the_bodies_as_the_passes_over_the_points_do(seed: int) -> None:
     case = random_contacts(seed)
     rows = python_entry(shock_rows.stop_rows)(
-        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"]
+        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], None
     )
     linear, angular = case["velocity"]
     start = linear.copy()

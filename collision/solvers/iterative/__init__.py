@@ -392,6 +392,7 @@ def solve(
             settings.shock_slop, settings.shock_iterations, settings.max_push_speed * context.dt,
             settings.shock_load_ratio, (context.gravity_x, context.gravity_y),
         ),
+        threads,
     )  # fmt: skip
     lap(context.ticks, RESTITUTION, start)
     return prepared, total_normal, total_tangent, row_a, row_b, kept

@@ -323,6 +323,7 @@ def propagate_shock(
     masses: tuple,
     contacts: tuple,
     settings: tuple,
+    threads: int | None,
 ) -> None:
     """The stage (module docstring) after the soft step and restitution moved ``pose``
     (``position (n, 2)``, ``angle (n,)``) from ``start`` (their values at the start of the
@@ -377,6 +378,6 @@ def propagate_shock(
         return
     contacts = (points, prepared, walk, held, separation)
     lift(pose, travel, contacts, (slop, iterations, max_travel, up), loaded, masses)
-    stops = stop_rows(travel, points, prepared, walk, held, masses)
+    stops = stop_rows(travel, points, prepared, walk, held, masses, threads)
     for _ in range(iterations):
         stop_pass(velocity, stops)

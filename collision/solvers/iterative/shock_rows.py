@@ -16,6 +16,7 @@ value, or is skipped for such a manifold).
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from collision.geometry import UNCOUNTED, slot
 from collision.kernels import compiled_only
@@ -147,62 +148,115 @@ def lift_pass(travel: np.ndarray, budget: np.ndarray, rows: tuple, up: tuple[flo
 
 @compiled_only()
 def stop_rows(
-    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple
-) -> tuple[np.ndarray, np.ndarray]:
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
+    threads: int | None,
+) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
     """The manifolds the stop passes visit, in ``walk`` (``(link, order, layer)``) order: those
     with a touching point (separation <= 0 after ``travel``) and a body the pass can move
     (``masses``: the solver's ``(inv_mass, inv_inertia)``, the held body's counted as zero).
     Returns the rows (see S_*); the travels do not change between the passes, so neither do
-    they."""
-    link, order, _ = walk
-    inv_mass, inv_inertia = masses
-    index = np.empty((order.shape[0], 6), dtype=np.int64)
-    value = np.empty((order.shape[0], STOP_COLUMNS))
-    m = 0
-    for gg in range(order.shape[0]):
-        g = order[gg]
-        a, b, k0, k1 = manifold_link(link, g)
-        touch0 = separation_after(travel, points, prepared, k0) <= 0.0
-        # A one-point manifold's second point is its first.
-        touch1 = touch0 if k1 == k0 else separation_after(travel, points, prepared, k1) <= 0.0
-        if not (touch0 or touch1):
-            continue
-        hold = held[g]
-        ima = 0.0 if hold == 1 else inv_mass[a]
-        iia = 0.0 if hold == 1 else inv_inertia[a]
-        imb = 0.0 if hold == 2 else inv_mass[b]
-        iib = 0.0 if hold == 2 else inv_inertia[b]
-        rna0 = prepared.cross_a[k0, 0]
-        rnb0 = prepared.cross_b[k0, 0]
-        rna1 = prepared.cross_a[k1, 0]
-        rnb1 = prepared.cross_b[k1, 0]
-        k11 = ima + imb + iia * rna0 * rna0 + iib * rnb0 * rnb0
-        if k11 <= 0.0:  # nothing the pass may move: it would skip the row
-            continue
-        index[m, S_A] = a
-        index[m, S_B] = b
-        index[m, S_HELD] = hold
-        index[m, S_TOUCH_0] = touch0
-        index[m, S_TOUCH_1] = touch1
-        index[m, S_TWO] = k1 != k0
-        row = value[m]
-        row[S_NX_0] = points.normal[k0, 0]
-        row[S_NY_0] = points.normal[k0, 1]
-        row[S_ARM_A_0] = rna0
-        row[S_ARM_B_0] = rnb0
-        row[S_NX_1] = points.normal[k1, 0]
-        row[S_NY_1] = points.normal[k1, 1]
-        row[S_ARM_A_1] = rna1
-        row[S_ARM_B_1] = rnb1
-        row[S_IMA] = ima
-        row[S_IIA] = iia
-        row[S_IMB] = imb
-        row[S_IIB] = iib
-        row[S_K11] = k11
-        row[S_K12] = ima + imb + iia * rna0 * rna1 + iib * rnb0 * rnb1
-        row[S_K22] = ima + imb + iia * rna1 * rna1 + iib * rnb1 * rnb1
-        m += 1
+    they. On ``threads`` threads when two or more (None: a small world's), the same rows."""
+    groups = walk[1].shape[0]
+    index = np.empty((groups, 6), dtype=np.int64)
+    value = np.empty((groups, STOP_COLUMNS))
+    if threads is None:
+        m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
+    elif threads < 2:
+        m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
+    else:
+        # Each manifold's row at its own place, then the rows kept moved up in order.
+        kept = np.empty(groups, dtype=np.bool_)
+        _stop_rows_threaded(travel, points, prepared, walk, held, masses, (index, value), kept)
+        m = 0
+        for gg in range(groups):
+            if kept[gg]:
+                if m < gg:
+                    index[m] = index[gg]
+                    value[m] = value[gg]
+                m += 1
     return index[:m], value[:m]
+
+
+# The loops over manifolds are compiled without numba's reference counting (UNCOUNTED, see
+# collision/geometry.py): counting the arrays handed to each manifold's row costs an atomic
+# operation per manifold.
+@compiled_only(**UNCOUNTED)
+def _stop_rows_in_order(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
+    out: tuple,
+) -> int:  # fmt: skip
+    """The stop rows (see :func:`stop_rows`) into the first rows of ``out`` = ``(index,
+    value)``; returns how many."""
+    m = np.int64(0)  # not a literal: _stop_row would be compiled for it too
+    for gg in range(walk[1].shape[0]):
+        if _stop_row(travel, points, prepared, walk, held, masses, gg, out, m):
+            m += 1
+    return m
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def _stop_rows_threaded(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
+    out: tuple, kept: np.ndarray,
+) -> None:  # fmt: skip
+    """Row ``gg`` of ``out`` = ``(index, value)`` for the ``gg``-th manifold of the walk, on
+    numba's threads, and ``kept (g,) bool`` whether it makes one (see :func:`stop_rows`)."""
+    for gg in prange(kept.shape[0]):
+        kept[gg] = _stop_row(travel, points, prepared, walk, held, masses, gg, out, gg)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _stop_row(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
+    gg: int, out: tuple, m: int,
+) -> bool:  # fmt: skip
+    """The ``gg``-th manifold of the walk's stop row into row ``m`` of ``out`` = ``(index,
+    value)`` if it makes one (see :func:`stop_rows`); whether it does."""
+    link, order, _ = walk
+    index, value = out
+    inv_mass, inv_inertia = masses
+    g = order[gg]
+    a, b, k0, k1 = manifold_link(link, g)
+    touch0 = separation_after(travel, points, prepared, k0) <= 0.0
+    # A one-point manifold's second point is its first.
+    touch1 = touch0 if k1 == k0 else separation_after(travel, points, prepared, k1) <= 0.0
+    if not (touch0 or touch1):
+        return False
+    hold = held[g]
+    ima = 0.0 if hold == 1 else inv_mass[a]
+    iia = 0.0 if hold == 1 else inv_inertia[a]
+    imb = 0.0 if hold == 2 else inv_mass[b]
+    iib = 0.0 if hold == 2 else inv_inertia[b]
+    rna0 = prepared.cross_a[k0, 0]
+    rnb0 = prepared.cross_b[k0, 0]
+    rna1 = prepared.cross_a[k1, 0]
+    rnb1 = prepared.cross_b[k1, 0]
+    k11 = ima + imb + iia * rna0 * rna0 + iib * rnb0 * rnb0
+    if k11 <= 0.0:  # nothing the pass may move: it would skip the row
+        return False
+    index[m, S_A] = a
+    index[m, S_B] = b
+    index[m, S_HELD] = hold
+    index[m, S_TOUCH_0] = touch0
+    index[m, S_TOUCH_1] = touch1
+    index[m, S_TWO] = k1 != k0
+    row = value[m]
+    row[S_NX_0] = points.normal[k0, 0]
+    row[S_NY_0] = points.normal[k0, 1]
+    row[S_ARM_A_0] = rna0
+    row[S_ARM_B_0] = rnb0
+    row[S_NX_1] = points.normal[k1, 0]
+    row[S_NY_1] = points.normal[k1, 1]
+    row[S_ARM_A_1] = rna1
+    row[S_ARM_B_1] = rnb1
+    row[S_IMA] = ima
+    row[S_IIA] = iia
+    row[S_IMB] = imb
+    row[S_IIB] = iib
+    row[S_K11] = k11
+    row[S_K12] = ima + imb + iia * rna0 * rna1 + iib * rnb0 * rnb1
+    row[S_K22] = ima + imb + iia * rna1 * rna1 + iib * rnb1 * rnb1
+    return True
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
