@@ -53,16 +53,23 @@ def transform_vertices(
 
 
 @compiled_only(parallel=True)
-def transform_vertices_threaded(
+def transform_and_bound_threaded(
     local_vertices: np.ndarray,
     vertex_count: np.ndarray,
     position: np.ndarray,
     angle: np.ndarray,
     out: np.ndarray,
+    sweep: tuple,
+    bounds: tuple,
 ) -> None:
-    """:func:`transform_vertices` on numba's threads."""
+    """:func:`transform_vertices` then :func:`swept_bounds` (``sweep`` = ``(velocity,
+    angular_velocity, radius, dt, margin)``, ``bounds`` = ``(lo, hi)``) body by body on numba's
+    threads: each body's box read from its vertices while they are in cache."""
+    velocity, angular_velocity, radius, dt, margin = sweep
+    lo, hi = bounds
     for i in prange(position.shape[0]):
         _transform_body(local_vertices, vertex_count, position, angle, out, i)
+        _swept_body(out, vertex_count, velocity, angular_velocity, radius, dt, margin, lo, hi, i)
 
 
 @njit(cache=True)
@@ -84,25 +91,34 @@ def swept_bounds(
     vertex distance from its centroid) and by ``margin`` (units). ``lo``, ``hi``: ``(n, 2)``.
     """
     for i in range(world_vertices.shape[0]):
-        x0 = math.inf
-        y0 = math.inf
-        x1 = -math.inf
-        y1 = -math.inf
-        for k in range(vertex_count[i]):
-            x = world_vertices[i, k, 0]
-            y = world_vertices[i, k, 1]
-            x0 = min(x0, x)
-            y0 = min(y0, y)
-            x1 = max(x1, x)
-            y1 = max(y1, y)
-        dx = velocity[i, 0] * dt
-        dy = velocity[i, 1] * dt
-        # A chord of a circle of radius r turned by angle a is at most min(a, 2) * r long.
-        grow = margin + min(abs(angular_velocity[i]) * dt, 2.0) * radius[i]
-        lo[i, 0] = min(x0, x0 + dx) - grow
-        lo[i, 1] = min(y0, y0 + dy) - grow
-        hi[i, 0] = max(x1, x1 + dx) + grow
-        hi[i, 1] = max(y1, y1 + dy) + grow
+        _swept_body(world_vertices, vertex_count, velocity, angular_velocity, radius, dt, margin, lo, hi, i)
+
+
+@njit(cache=True, inline="always")
+def _swept_body(
+    world_vertices: np.ndarray, vertex_count: np.ndarray, velocity: np.ndarray, angular_velocity: np.ndarray,
+    radius: np.ndarray, dt: float, margin: float, lo: np.ndarray, hi: np.ndarray, i: int,
+) -> None:  # fmt: skip
+    """Body ``i``'s box into ``lo[i]``, ``hi[i]`` (see :func:`swept_bounds`)."""
+    x0 = math.inf
+    y0 = math.inf
+    x1 = -math.inf
+    y1 = -math.inf
+    for k in range(vertex_count[i]):
+        x = world_vertices[i, k, 0]
+        y = world_vertices[i, k, 1]
+        x0 = min(x0, x)
+        y0 = min(y0, y)
+        x1 = max(x1, x)
+        y1 = max(y1, y)
+    dx = velocity[i, 0] * dt
+    dy = velocity[i, 1] * dt
+    # A chord of a circle of radius r turned by angle a is at most min(a, 2) * r long.
+    grow = margin + min(abs(angular_velocity[i]) * dt, 2.0) * radius[i]
+    lo[i, 0] = min(x0, x0 + dx) - grow
+    lo[i, 1] = min(y0, y0 + dy) - grow
+    hi[i, 0] = max(x1, x1 + dx) + grow
+    hi[i, 1] = max(y1, y1 + dy) + grow
 
 
 @compiled_only()

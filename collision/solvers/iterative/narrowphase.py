@@ -26,8 +26,8 @@ from collision.broadphase import (
     grown_box,
     refit_pairs,
     swept_bounds,
+    transform_and_bound_threaded,
     transform_vertices,
-    transform_vertices_threaded,
 )
 from collision.geometry import UNCOUNTED, Index, slot
 from collision.kernels import compiled_only, stage
@@ -134,25 +134,20 @@ def broadphase(
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
     pose = (bodies.local_vertices, bodies.vertex_count, bodies.position, bodies.angle)
-    if threads is None:
-        transform_vertices(*pose, wv)
-    elif threads < 2:
-        transform_vertices(*pose, wv)
-    else:
-        transform_vertices_threaded(*pose, wv)
     lo = np.empty((n, 2))
     hi = np.empty((n, 2))
-    swept_bounds(
-        wv,
-        bodies.vertex_count,
-        bodies.velocity,
-        bodies.angular_velocity,
-        bodies.radius,
-        context.dt if context.continuous else 0.0,
+    sweep = (
+        bodies.velocity, bodies.angular_velocity, bodies.radius, context.dt if context.continuous else 0.0,
         settings.speculative_distance,
-        lo,
-        hi,
-    )
+    )  # fmt: skip
+    if threads is None:
+        transform_vertices(*pose, wv)
+        swept_bounds(wv, bodies.vertex_count, *sweep, lo, hi)
+    elif threads < 2:
+        transform_vertices(*pose, wv)
+        swept_bounds(wv, bodies.vertex_count, *sweep, lo, hi)
+    else:
+        transform_and_bound_threaded(*pose, wv, sweep, (lo, hi))
     skip = np.empty(n, dtype=np.bool_)
     # Grown boxes lead their bodies by the next steps' travel: a falling body otherwise leaves
     # its box every step and the whole cache is sorted and swept again.
