@@ -128,8 +128,9 @@ def broadphase(
     together). Returns ``(pairs (m, 2), fat_pairs)``. Bodies that do not move (``moving (n,)
     bool``) need no pair among themselves. With compounds or kinematic bodies, pairs of rows of
     one body and pairs where neither row is ``dynamic (n,) bool`` (kinematic against kinematic
-    or static) are dropped. Without ``context.continuous`` the boxes are not swept. The vertices
-    and the cache's sweep on ``threads`` threads when two or more (None: a small world's)."""
+    or static) are dropped. Without ``context.continuous`` the boxes are not swept. The vertices,
+    the boxes and the cache's sweep on ``threads`` threads when two or more (None: a small
+    world's)."""
     state, fat_pairs = cache
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
