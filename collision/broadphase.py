@@ -446,13 +446,18 @@ def _escaped_pairs_window(
             found = _push_pair(found, f, e, hits[q])
             f += 1
     by_key = stable_argsort(keys[:count])
-    first, low, step = _key_buckets(keys[by_key])
-    order = (keys[by_key], narrow[by_key], first, low, step, widest, axis)
+    sorted_keys, sorted_rows = np.empty(count), np.empty(count, dtype=np.int64)
+    for q in range(count):
+        sorted_keys[q] = keys[by_key[q]]
+        sorted_rows[q] = narrow[by_key[q]]
+    first, low, step = _key_buckets(sorted_keys)
+    order = (sorted_keys, sorted_rows, first, low, step, widest, axis)
     o = np.int64(0)
     while o < n:
         if f + count > found.shape[0]:  # a box meets at most every escaped one
             grown = np.empty((2 * found.shape[0] + count, 2), dtype=np.int64)
-            grown[:f] = found[:f]
+            for q in range(f):  # element by element: numba's slice copy formats an error text
+                grown[q, 0], grown[q, 1] = found[q, 0], found[q, 1]
             found = grown
         o, f = _window_pairs(order, fat_lo, fat_hi, moved, skip, o, found, f)
     return found, f

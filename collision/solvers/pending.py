@@ -38,8 +38,8 @@ def push_hit(pending: Pending, entries: int, hit: Any, time: float, surface: flo
     ``surface``; the room doubles when it is full. Returns the pending hits and their count."""
     if entries == pending.rows.shape[0]:
         grown = new_pending(2 * entries)
-        grown.rows[:entries] = pending.rows[:entries]
-        grown.values[:entries] = pending.values[:entries]
+        for e in range(entries):
+            _move(pending, e, grown, e)
         pending = grown
     pending.rows[entries, 0] = hit.i
     pending.rows[entries, 1] = hit.j
@@ -80,7 +80,16 @@ def forget(pending: Pending, entries: int, root: np.ndarray, static: np.ndarray,
         ej = root[pending.rows[e, 1]]
         if (not static[ri] and (ei == ri or ej == ri)) or (not static[rj] and (ei == rj or ej == rj)):
             continue
-        pending.rows[kept] = pending.rows[e]
-        pending.values[kept] = pending.values[e]
+        _move(pending, e, pending, kept)
         kept += 1
     return kept
+
+
+@njit(cache=True, inline="always")
+def _move(source: Pending, e: int, target: Pending, t: int) -> None:
+    """Pending hit ``e`` of ``source`` into row ``t`` of ``target``, element by element (numba's
+    copy of a row formats an error text, compiled with it)."""
+    for c in range(source.rows.shape[1]):
+        target.rows[t, c] = source.rows[e, c]
+    for c in range(source.values.shape[1]):
+        target.values[t, c] = source.values[e, c]

@@ -324,10 +324,8 @@ def _drop_impacts(
         if rvx * pair.nx + rvy * pair.ny >= -speed:
             continue
         if k == 0:
-            hits.point_a[h, 0] = hits.point_a[h, 1]
-            hits.point_b[h, 0] = hits.point_b[h, 1]
-            hits.arm_a[h, 0] = hits.arm_a[h, 1]
-            hits.arm_b[h, 0] = hits.arm_b[h, 1]
+            for rows in (hits.point_a, hits.point_b, hits.arm_a, hits.arm_b):  # by element: numba's
+                rows[h, 0, 0], rows[h, 0, 1] = rows[h, 1, 0], rows[h, 1, 1]  # row copy compiles text
             hits.separation[h, 0] = hits.separation[h, 1]
             apart[0] = apart[1]
         hits.point_count[h] = 1

@@ -170,9 +170,11 @@ def stop_rows(
         m = 0
         for gg in range(groups):
             if kept[gg]:
-                if m < gg:
-                    index[m] = index[gg]
-                    value[m] = value[gg]
+                if m < gg:  # element by element: numba's row copy formats an error text
+                    for column in range(6):
+                        index[m, column] = index[gg, column]
+                    for column in range(STOP_COLUMNS):
+                        value[m, column] = value[gg, column]
                 m += 1
     return index[:m], value[:m]
 
