@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import njit, prange
 
-from collision.geometry import UNCOUNTED, stable_argsort
+from collision.geometry import UNCOUNTED, Index, stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -367,7 +367,7 @@ def _meets(fat_lo: np.ndarray, fat_hi: np.ndarray, o: int, box: tuple) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _new_pair(e: int, o: int, moved: np.ndarray, skip: np.ndarray) -> bool:
+def _new_pair(e: int, o: Index, moved: np.ndarray, skip: np.ndarray) -> bool:
     """Whether escaped body ``e`` and body ``o`` (boxes overlapping) make a pair the refit adds:
     not itself, not two bodies that need none (``skip``), and a pair of two escaped bodies
     (``moved``) only from the first of them."""
@@ -375,7 +375,7 @@ def _new_pair(e: int, o: int, moved: np.ndarray, skip: np.ndarray) -> bool:
 
 
 @njit(cache=True, inline="always")
-def _push_pair(found: np.ndarray, f: int, i: int, j: int) -> np.ndarray:
+def _push_pair(found: np.ndarray, f: Index, i: int, j: int) -> np.ndarray:
     """``found`` with pair ``(min(i, j), max(i, j))`` at row ``f``, grown (doubled) when full."""
     if f == found.shape[0]:
         grown = np.empty((2 * f, 2), dtype=np.int64)
@@ -404,7 +404,7 @@ def grown_box(
 @compiled_only()
 def _escaped_pairs_window(
     escaped: np.ndarray, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray
-) -> tuple[np.ndarray, int]:
+) -> tuple[np.ndarray, Index]:
     """The pairs of the ``escaped`` bodies' grown boxes (rows of ``fat_lo``, ``fat_hi (n,
     2)``, see :func:`refit_pairs`) with every other box: ``(found (>= f, 2) int64, f)``, pairs
     ``(min, max)`` in no order. The escaped boxes are sorted by their lower bound along the
@@ -419,8 +419,8 @@ def _escaped_pairs_window(
     axis = sweep_axis(fat_lo, fat_hi)
     total = 0.0
     finite = 0
-    for o in range(n):
-        width = fat_hi[o, axis] - fat_lo[o, axis]
+    for r in range(n):
+        width = fat_hi[r, axis] - fat_lo[r, axis]
         if math.isfinite(width):
             total += width
             finite += 1
@@ -433,7 +433,7 @@ def _escaped_pairs_window(
     widest = 0.0
     found = np.empty((16, 2), dtype=np.int64)
     hits = np.empty(n, dtype=np.int64)
-    f = np.int64(0)  # not literals: _window_pairs would be compiled for them too
+    f: Index = np.int64(0)  # not literals: _window_pairs would be compiled for them too
     for e in escaped:
         width = fat_hi[e, axis] - fat_lo[e, axis]
         if width <= limit:
@@ -452,7 +452,7 @@ def _escaped_pairs_window(
         sorted_rows[q] = narrow[by_key[q]]
     first, low, step = _key_buckets(sorted_keys)
     order = (sorted_keys, sorted_rows, first, low, step, widest, axis)
-    o = np.int64(0)
+    o: Index = np.int64(0)
     while o < n:
         if f + count > found.shape[0]:  # a box meets at most every escaped one
             grown = np.empty((2 * found.shape[0] + count, 2), dtype=np.int64)
@@ -465,9 +465,9 @@ def _escaped_pairs_window(
 
 @compiled_only(**UNCOUNTED)
 def _window_pairs(
-    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray, o: int,
-    found: np.ndarray, f: int,
-) -> tuple[int, int]:  # fmt: skip
+    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray, o: Index,
+    found: np.ndarray, f: Index,
+) -> tuple[Index, Index]:  # fmt: skip
     """Boxes ``o, o + 1, ...`` tested against the escaped boxes in their windows (see
     :func:`_escaped_pairs_window`; ``order`` = ``(keys, rows, first, low, step, widest, axis)``:
     the narrow escaped boxes' sorted lower bounds and rows, their buckets (:func:`_key_buckets`),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from collision.geometry import UNCOUNTED, slot
+from collision.geometry import UNCOUNTED, Index, slot
 from collision.kernels import compiled_only
 from collision.solvers.iterative.narrowphase import Points
 from collision.solvers.iterative.warm_start import Prepared, manifold_link
@@ -186,10 +186,10 @@ def stop_rows(
 def _stop_rows_in_order(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
     out: tuple,
-) -> int:  # fmt: skip
+) -> Index:  # fmt: skip
     """The stop rows (see :func:`stop_rows`) into the first rows of ``out`` = ``(index,
     value)``; returns how many."""
-    m = np.int64(0)  # not a literal: _stop_row would be compiled for it too
+    m: Index = np.int64(0)  # not a literal: _stop_row would be compiled for it too
     for gg in range(walk[1].shape[0]):
         if _stop_row(travel, points, prepared, walk, held, masses, gg, out, m):
             m += 1
