@@ -412,7 +412,7 @@ def _escaped_pairs_window(
     escaped boxes whose lower bound lies in its window (from its own lower bound less the
     widest escaped box's width, to its upper bound); an escaped box too wide for the order
     (REFIT_WIDE, or not finite) is tested against every box. Only the few escaped boxes are
-    sorted: sorting all of them cost more than the tests (0.26 of 0.41 ms a step on the
+    sorted: sorting every box cost more than the tests (0.26 of 0.41 ms a step on the
     8000-body pile)."""
     n = fat_lo.shape[0]
     k = escaped.shape[0]
@@ -473,9 +473,8 @@ def _window_pairs(
     the narrow escaped boxes' sorted lower bounds and rows, their buckets (:func:`_key_buckets`),
     their widest width and the axis), the pairs they make written into ``found`` from row
     ``f``. Stops before a box when fewer rows are left than there are escaped boxes; returns
-    ``(next box, f)``.
-    Without reference counting: counted, the arrays handed to the inlined tests cost two atomic
-    operations per box."""
+    ``(next box, f)``. Without reference counting: counted, the arrays handed to the inlined
+    tests cost two atomic operations per box."""
     keys, rows, first, low, step, widest, axis = order
     count = keys.shape[0]
     buckets = first.shape[0] - 1
