@@ -490,9 +490,19 @@ def _calls_beside_solve(bodies: Bodies, context: StepContext, settings: Any, sta
     )  # fmt: skip
     prepared = empty_prepared(c)
     sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
-    empty = np.zeros(c)
-    pack_contacts(points, c, prepared, (empty, empty), (prepared.body_a, prepared.body_b))
     close_step(bodies, context.has_compounds)
+
+
+def _response(
+    bodies: Bodies, context: StepContext, settings: Any, state: IterativeState, moving: np.ndarray,
+    pairs: np.ndarray, points: Points, c: int,
+) -> None:  # fmt: skip
+    """What :func:`iterative_step` calls in :func:`solve` and after it with what solve returns
+    (the packing of the step's contacts): typed, never run, by :func:`precompile_part`."""
+    prepared, total_normal, total_tangent, row_a, row_b, _ = solve(
+        bodies, context, settings, state, moving, pairs, points, c, None
+    )
+    pack_contacts(points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
 
 
 def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepContext) -> None:
@@ -506,7 +516,7 @@ def precompile_part(part: str, bodies: Bodies, settings: Any, context: StepConte
         no_rows, no_vectors = np.zeros(0, dtype=np.int64), np.zeros((0, 2))
         points = Points(no_rows, no_rows, no_vectors, no_vectors, no_vectors, np.zeros(0))
         pairs = np.zeros((0, 2), dtype=np.int64)
-        compile_calls(solve.py_func, bodies, context, settings, state, moving, pairs, points, 0, None)
+        compile_calls(_response, bodies, context, settings, state, moving, pairs, points, 0)
         return
     compile_calls(_calls_beside_solve, bodies, context, settings, state)
 
