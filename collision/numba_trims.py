@@ -361,18 +361,18 @@ def _array_view_in_registers(numba_view: type, array_type: Any) -> type:
         def _in_memory(self) -> None:
             """numba's slot for the view: the value stored where the view was made, and each
             read made so far reading the slot's value where it is."""
-            held = self._value_kept
-            if held is None:
+            kept = self._value_kept
+            if kept is None:
                 return
             builder = self._builder
             here = _insertion_point(builder)
             slot = cgutils.alloca_once(builder, self._be_type)
             _move_to(builder, self._made_at)
-            builder.store(held, slot)
+            builder.store(kept, slot)
             for read in self._reads:
                 builder.position_before(read)
                 whole = builder.load(slot)
-                read.replace_usage(held, whole)  # its operands
+                read.replace_usage(kept, whole)  # its operands
                 read.aggregate = whole  # what it prints
             _move_to(builder, here)
             self._value = self._outer_ref = slot
