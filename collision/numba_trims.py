@@ -308,9 +308,9 @@ def arrays_read_in_registers() -> None:
     value, where numba's stores the value in a stack slot and loads each field back.
 
     numba allocates the slot in the function's entry block, zero-fills it there and at the use,
-    stores the value and reads a field by an address computation and a load: about six
-    instructions for one field read, which LLVM's first passes then fold back to the value's
-    field. Here a view made from a value holds the value and a field read is one
+    stores the value and reads a field by an address computation and a load: four
+    instructions for each view and two for each field read, which LLVM's first passes then
+    fold back to the value's field. Here a view made from a value holds the value and a field read is one
     ``extractvalue``. A view that is written to, whose address is taken or whose whole value
     is asked for gets numba's slot and goes on as numba's: the value stored where the view was
     made, and the reads already made read the slot where they are, so a read that runs after
