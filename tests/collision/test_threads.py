@@ -90,8 +90,9 @@ def test_bodies_that_do_not_move_share_colours() -> None:
     assert runs[0].tolist() == [0, 1, 2, 3, 4]
 
 
-def stacked_boxes(columns: int, rows: int, threads: int) -> World:
-    """A wall of unit boxes, each resting on the one below, in a static tray."""
+def stacked_boxes(columns: int, rows: int, threads: int, heavy_rows: int = 0) -> World:
+    """A wall of unit boxes, each resting on the one below, in a static tray; the top
+    ``heavy_rows`` rows 200 times as dense."""
     world = World(restitution=0.0)
     world.solver_settings("iterative").threads = threads
     world.solver_settings("iterative").sleep = False  # resting boxes would leave no contacts
@@ -100,7 +101,8 @@ def stacked_boxes(columns: int, rows: int, threads: int) -> World:
         world.add_body(Polygon.box(1.0, rows + 2.0), (side * (columns * 0.55 + 1.5), rows / 2), static=True)
     for c in range(columns):
         for r in range(rows):
-            world.add_body(Polygon.box(1.0, 1.0), ((c - columns / 2) * 1.1 + 0.55, r + 0.5))
+            density = 200.0 if r >= rows - heavy_rows else 1.0
+            world.add_body(Polygon.box(1.0, 1.0), ((c - columns / 2) * 1.1 + 0.55, r + 0.5), density=density)
     return world
 
 
@@ -129,6 +131,19 @@ def test_big_scene_is_bit_identical_on_one_and_two_threads() -> None:
     link[:, 1] = contacts.body_b[firsts]
     runs = colours_of(link, ~two.static)
     assert max(len(r) for r in runs[:-1]) >= PARALLEL_COLOUR
+
+
+def test_heavy_on_light_contacts_step_the_same_on_one_and_two_threads() -> None:
+    """Boxes 200 times as dense on top of a wall of unit boxes: the contacts under them get
+    rows of their own in the softness table (soft_step.pack_rows), filled on two threads by
+    the threaded packing, and the shock propagation lifts and stops every step."""
+    assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
+    one = stacked_boxes(40, 60, threads=1, heavy_rows=5)
+    two = stacked_boxes(40, 60, threads=2, heavy_rows=5)
+    for step in range(12):
+        one.step(DT)
+        two.step(DT)
+        assert two.state_hash() == one.state_hash(), f"step {step}"
 
 
 @pytest.mark.skipif(not JIT, reason="counts numba's compilations: without the JIT there are none")

@@ -200,7 +200,10 @@ def colour_rows(
     return order, starts, link, perm, kept
 
 
-@njit(cache=True, inline="always")
+# Inlined by LLVM, not by numba: inlined by numba into _pack_threaded's loop, its writes to
+# the softness table were lost on two threads (heavy-on-light rows left unset, the step's
+# result different from one thread's and from run to run).
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _manifold_row(
     manifold: np.ndarray, g: int, points: Points, prepared: Prepared, manifolds: Manifolds, masses: tuple,
     soft: tuple, packed: tuple,
