@@ -20,6 +20,7 @@ from collision.solvers.iterative.colours import (
     colour_manifolds,
     keep_order,
     kept_order_holds,
+    kept_size,
     kept_views,
     level_order,
     no_kept_order,
@@ -31,6 +32,7 @@ from demo.bench import scenes
 from demo.bench.engines.ours import add_bodies, new_world
 
 keep = python_entry(keep_order)
+NO_ROOM = np.empty(0, dtype=np.int64)
 holds = python_entry(kept_order_holds)
 
 
@@ -69,7 +71,7 @@ def made_order(kind: int, original: np.ndarray, moves: np.ndarray) -> tuple[np.n
 def test_a_kept_order_gives_back_the_order_it_kept(kind: int, seed: int) -> None:
     original, moves = random_manifolds(seed)
     made = made_order(kind, original, moves)
-    kept = keep(kind, original, moves, *made)
+    kept = keep(kind, original, moves, *made, NO_ROOM)
     assert kept.dtype == np.int64 and kept.ndim == 1
     for back, want in zip(kept_views(kept), made, strict=True):
         assert back.shape == want.shape
@@ -78,12 +80,32 @@ def test_a_kept_order_gives_back_the_order_it_kept(kind: int, seed: int) -> None
 
 
 @pytest.mark.parametrize("seed", range(4))
+def test_a_colour_order_is_kept_in_the_room_its_size_bounds(seed: int) -> None:
+    # A big world's step keeps the order in room it made beforehand (kept_size): the same
+    # values as in an array of its own, written into the room (a view of it), the rest untouched.
+    original, moves = random_manifolds(seed)
+    made = made_order(COLOURED, original, moves)
+    own = keep(COLOURED, original, moves, *made, NO_ROOM)
+    points = int(original[-1, 3])
+    size = python_entry(kept_size)(original.shape[0], moves.shape[0], points)
+    assert own.shape[0] <= size
+    room = np.full(size + 3, -7, dtype=np.int64)
+    kept = keep(COLOURED, original, moves, *made, room)
+    np.testing.assert_array_equal(kept, own)
+    assert np.shares_memory(kept, room), "kept in the room, not in an array of its own"
+    assert (room[own.shape[0] :] == -7).all()
+    small = np.full(own.shape[0] - 1, -7, dtype=np.int64)
+    np.testing.assert_array_equal(keep(COLOURED, original, moves, *made, small), own)
+    assert (small == -7).all(), "a room too small is left alone"
+
+
+@pytest.mark.parametrize("seed", range(4))
 def test_a_kept_order_holds_for_nothing_else(seed: int) -> None:
     original, moves = random_manifolds(seed)
-    kept = keep(LEVELS, original, moves, *made_order(LEVELS, original, moves))
+    kept = keep(LEVELS, original, moves, *made_order(LEVELS, original, moves), NO_ROOM)
     rng = np.random.default_rng(100 + seed)
     assert not holds(kept, COLOURED, original, moves), "another kind of order"
-    balanced = keep(BALANCED, original, moves, *made_order(BALANCED, original, moves))
+    balanced = keep(BALANCED, original, moves, *made_order(BALANCED, original, moves), NO_ROOM)
     assert holds(balanced, LEVELS, original, moves), "balanced levels are levels"
     assert not holds(balanced, COLOURED, original, moves)
     assert not holds(no_kept_order(), LEVELS, original, moves), "the state's first kept order"

@@ -10,13 +10,20 @@ import pytest
 
 from collision.kernels import python_entry
 from collision.solvers.iterative import shock_rows
-from collision.solvers.iterative.shock import _holds
+from collision.solvers.iterative.shock import _hold_rows
 from collision.solvers.iterative.warm_start import empty_prepared
 from tests.collision.kernel_records import points_of
 
 UP = (0.0, 1.0)
 N_BODIES = 10
 MANIFOLDS = 25
+
+
+def held_rows(link: np.ndarray, layer: np.ndarray, points: object) -> np.ndarray:
+    """Which body each manifold of ``link`` holds (shock._held), ``(g,) int64``."""
+    held = np.empty(link.shape[0], dtype=np.int64)
+    python_entry(_hold_rows)(link, layer, points, UP, held)
+    return held
 
 
 def random_contacts(seed: int) -> dict:
@@ -57,7 +64,7 @@ def random_contacts(seed: int) -> dict:
         "points": points,
         "prepared": prepared,
         "walk": walk,
-        "held": python_entry(_holds)(link, layer, points, UP),
+        "held": held_rows(link, layer, points),
         "masses": (inv_mass, inv_inertia),
         "travel": rng.normal(0.0, 0.003, (N_BODIES, 3)),
         "velocity": (rng.normal(0.0, 1.0, (N_BODIES, 2)), rng.normal(0.0, 1.0, N_BODIES)),

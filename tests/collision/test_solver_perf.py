@@ -15,7 +15,7 @@ import pytest
 from collision.kernels import python_entry
 from collision.solvers.iterative import new_state
 from collision.solvers.iterative.colours import SOLVE_STREAMS, no_kept_order
-from collision.solvers.iterative.soft_step import soft_step
+from collision.solvers.iterative.soft_step import colour_rows, soft_step
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, prepare_points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
 from tests.collision.kernel_records import (
@@ -226,6 +226,16 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
         load_memory=0.0,
     )
     moving = d["inv_mass"] > 0.0
+    manifolds = Manifolds(d["offsets"], d["block"])
+    colouring = python_entry(colour_rows)(
+        prepared,
+        manifolds,
+        d["inv_mass"],
+        d["inv_inertia"],
+        None,
+        no_kept_order(),
+        np.empty(0, dtype=np.int64),
+    )
     python_entry(soft_step)(
         bodies,
         context_of(DT),
@@ -235,9 +245,9 @@ def test_solve_pass_equals_plain_sequential_impulses(seed: int) -> None:
         moving,
         points,
         prepared,
-        Manifolds(d["offsets"], d["block"]),
+        manifolds,
         None,
-        no_kept_order(),
+        colouring,
     )
     velocity = bodies.velocity
     angular_velocity = bodies.angular_velocity

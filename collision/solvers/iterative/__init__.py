@@ -58,13 +58,14 @@ from collision.profiling import (
     lap,
     start_clock,
 )
+from collision.solvers.iterative.beside import colour_beside_topology, respond_beside
 from collision.solvers.iterative.ccd import stop_at_static
 from collision.solvers.iterative.colours import no_kept_order
 from collision.solvers.iterative.islands import sleep_islands, wake_disturbed, wake_touched
 from collision.solvers.iterative.narrowphase import Points, broadphase, collide
 from collision.solvers.iterative.restitution import Impact, Motion, apply_restitution, impact_threshold
 from collision.solvers.iterative.shock import propagate_shock
-from collision.solvers.iterative.soft_step import soft_step
+from collision.solvers.iterative.soft_step import colour_rows, soft_step
 from collision.solvers.iterative.store import STORE_ROWS, pack_contacts
 from collision.solvers.iterative.warm_start import (
     Prepared,
@@ -371,31 +372,44 @@ def solve(
     if context.has_compounds:
         row_a, row_b, solve_moving = to_roots(bodies, prepared, moving)
     start_pose = (bodies.position.copy(), bodies.angle.copy())
+    masses = (inv_mass, inv_inertia)
+    contacts = (points, prepared, manifolds)
+    shock_settings = (
+        settings.shock_slop, settings.shock_iterations, settings.max_push_speed * context.dt,
+        settings.shock_load_ratio, (context.gravity_x, context.gravity_y),
+    )  # fmt: skip
+    if threads is None:
+        no_room = np.empty(0, dtype=np.int64)
+        colouring = colour_rows(
+            prepared, manifolds, inv_mass, inv_inertia, threads, state.kept_order, no_room
+        )
+    else:
+        colour = (prepared, manifolds, inv_mass, inv_inertia, threads, state.kept_order)
+        colouring, topology, loaded = colour_beside_topology(
+            colour, (masses, contacts, shock_settings), threads
+        )
     lap(context.ticks, PREPARE, start)
-    total_normal, total_tangent, max_normal_impulse, kept = soft_step(
+    total_normal, total_tangent, max_normal_impulse = soft_step(
         bodies, context, settings, inv_mass, inv_inertia, solve_moving, points, prepared, manifolds, threads,
-        state.kept_order,
+        colouring,
     )  # fmt: skip
     start = start_clock(context.ticks)
-    threshold = impact_threshold(context, settings)
-    apply_restitution(
+    restitution = (
         Motion(bodies.velocity, bodies.angular_velocity, inv_mass, inv_inertia),
-        Impact(points.normal, prepared, manifolds),
-        max_normal_impulse,
-        (total_normal, total_tangent),
-        threshold,
-    )
-    propagate_shock(
-        (bodies.position, bodies.angle), (bodies.velocity, bodies.angular_velocity), start_pose,
-        (inv_mass, inv_inertia), (points, prepared, manifolds),
-        (
-            settings.shock_slop, settings.shock_iterations, settings.max_push_speed * context.dt,
-            settings.shock_load_ratio, (context.gravity_x, context.gravity_y),
-        ),
-        threads,
+        Impact(points.normal, prepared, manifolds), max_normal_impulse, (total_normal, total_tangent),
+        impact_threshold(context, settings),
     )  # fmt: skip
+    shock = (
+        (bodies.position, bodies.angle), (bodies.velocity, bodies.angular_velocity), start_pose, masses,
+        contacts, shock_settings,
+    )  # fmt: skip
+    if threads is None:
+        apply_restitution(*restitution)
+        propagate_shock(*shock, threads)
+    else:
+        respond_beside(restitution, shock, (topology, loaded), threads)
     lap(context.ticks, RESTITUTION, start)
-    return prepared, total_normal, total_tangent, row_a, row_b, kept
+    return prepared, total_normal, total_tangent, row_a, row_b, colouring[4]
 
 
 @compiled_only()

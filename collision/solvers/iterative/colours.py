@@ -352,17 +352,19 @@ def no_kept_order() -> np.ndarray:
 @compiled_only()
 def keep_order(
     kind: int, original: np.ndarray, moves: np.ndarray, order: np.ndarray, starts: np.ndarray,
-    link: np.ndarray, perm: np.ndarray,
+    link: np.ndarray, perm: np.ndarray, room: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
     """The order ``(order, starts, link, perm)`` (see soft_step.colour_rows) of ``kind`` made
     for the manifolds ``original (g, 4)`` and the rows ``moves (n,) bool``, kept in one int64
-    array (see :func:`kept_order_holds`, :func:`kept_views`)."""
+    array (see :func:`kept_order_holds`, :func:`kept_views`): the first values of ``room``
+    when it has room for them (:func:`kept_size`), else an array of its own."""
     g = original.shape[0]
     n = moves.shape[0]
     m = order.shape[0]
     k = starts.shape[0]
     c = perm.shape[0]
-    kept = np.empty(KEPT_HEADER + 4 * g + n + m + k + 4 * m + c, dtype=np.int64)
+    size = KEPT_HEADER + 4 * g + n + m + k + 4 * m + c
+    kept = room[:size] if room.shape[0] >= size else np.empty(size, dtype=np.int64)
     kept[0] = kind
     kept[1] = g
     kept[2] = n
@@ -391,6 +393,13 @@ def keep_order(
         kept[at] = perm[q]
         at += 1
     return kept
+
+
+@compiled_only()
+def kept_size(groups: int, n: int, points: int) -> int:
+    """The most values :func:`keep_order` keeps of a colour order (not levels: those add empty
+    manifolds) of ``groups`` manifolds of ``points`` points between ``n`` rows."""
+    return KEPT_HEADER + 4 * groups + n + groups + (COLOURS + 2) + 4 * groups + points
 
 
 @compiled_only()

@@ -43,7 +43,7 @@ from collision.solvers.iterative.shock_rows import (
     stop_pass,
     stop_rows,
 )
-from collision.solvers.iterative.warm_start import Prepared, manifold_links
+from collision.solvers.iterative.warm_start import Prepared, link_rows
 from collision.tolerances import SUPPORT_COSINE
 
 # The stage's small steps are inlined by LLVM (``forceinline``): numba's own inlining ran its
@@ -60,9 +60,9 @@ def _rise(points: Points, k: int, up: tuple[float, float]) -> float:
 @compiled_only()
 def contact_layers(
     inv_mass: np.ndarray, inv_inertia: np.ndarray, link: np.ndarray, points: Points,
-    up: tuple[float, float],
-) -> np.ndarray:  # fmt: skip
-    """``(n,) int64``: 0 for bodies that do not move (zero ``inv_mass`` and ``inv_inertia
+    up: tuple[float, float], layer: np.ndarray,
+) -> None:  # fmt: skip
+    """Into ``layer (n,) int64``: 0 for bodies that do not move (zero ``inv_mass`` and ``inv_inertia
     (n,)``), else the fewest manifolds (``link (g, 4) int64``: their bodies and first point)
     between the body and one of those, breadth first; bodies that reach none get ``n``. A
     body under one that does not move (the normal toward it pointing down past
@@ -92,10 +92,10 @@ def contact_layers(
         neighbour[at] = a
         toward[at] = rise
         fill[slot(b)] += 1
-    layer = np.full(n, n, dtype=np.int64)
     queue = np.empty(n, dtype=np.int64)
     tail = 0
     for i in range(n):
+        layer[i] = n
         if inv_mass[i] == 0.0 and inv_inertia[i] == 0.0:
             layer[i] = 0
             queue[tail] = i
@@ -113,12 +113,12 @@ def contact_layers(
                 layer[slot(other)] = below + 1
                 queue[tail] = other
                 tail += 1
-    return layer
 
 
 @compiled_only()
-def _layer_order(link: np.ndarray, layer: np.ndarray) -> np.ndarray:
-    """Manifold indices by the lower layer of their two bodies, ground first (stable)."""
+def _layer_order(link: np.ndarray, layer: np.ndarray, order: np.ndarray) -> None:
+    """Manifold indices into ``order (g,) int64`` by the lower layer of their two bodies,
+    ground first (stable)."""
     groups = link.shape[0]
     n = layer.shape[0]
     count = np.zeros(n + 2, dtype=np.int64)
@@ -126,17 +126,15 @@ def _layer_order(link: np.ndarray, layer: np.ndarray) -> np.ndarray:
         count[slot(min(layer[slot(link[g, 0])], layer[slot(link[g, 1])]) + 1)] += 1
     for i in range(n + 1):
         count[i + 1] += count[i]
-    order = np.empty(groups, dtype=np.int64)
     for g in range(groups):
         low = slot(min(layer[slot(link[g, 0])], layer[slot(link[g, 1])]))
         order[slot(count[low])] = g
         count[low] += 1
-    return order
 
 
 @compiled_only()
-def _loaded(inv_mass: np.ndarray, walk: tuple, held: np.ndarray, ratio: float) -> np.ndarray:
-    """``(g,) bool``: the manifolds where the upper body rests on the held one (``held (g,)``,
+def _loaded(inv_mass: np.ndarray, walk: tuple, held: np.ndarray, ratio: float, loaded: np.ndarray) -> None:
+    """Into ``loaded (g,) bool``: the manifolds where the upper body rests on the held one (``held (g,)``,
     see ``_held``) carrying more than ``ratio`` times the pair's mass along the normal (``1 /
     (1/m_a + 1/m_b)``): the soft contact's static deflection grows with that ratio. What a
     body carries is its mass and an equal share of what each body resting on it carries,
@@ -154,7 +152,8 @@ def _loaded(inv_mass: np.ndarray, walk: tuple, held: np.ndarray, ratio: float) -
     for i in range(n):
         if inv_mass[i] > 0.0:
             carried[i] = 1.0 / inv_mass[i]
-    loaded = np.zeros(groups, dtype=np.bool_)
+    for g in range(groups):
+        loaded[g] = False
     for gg in range(order.shape[0] - 1, -1, -1):
         m = slot(order[gg])
         u = upper[m]
@@ -164,7 +163,6 @@ def _loaded(inv_mass: np.ndarray, walk: tuple, held: np.ndarray, ratio: float) -
         share = carried[slot(u)] / supports[slot(u)]
         carried[lower] += share
         loaded[m] = carried[slot(u)] * (inv_mass[slot(u)] + inv_mass[lower]) > ratio
-    return loaded
 
 
 @compiled_only(forceinline=True)
@@ -183,12 +181,12 @@ def _held(a: int, b: int, layer: np.ndarray, points: Points, k: int, up: tuple[f
 
 
 @compiled_only()
-def _holds(link: np.ndarray, layer: np.ndarray, points: Points, up: tuple[float, float]) -> np.ndarray:
-    """``(g,) int64``: :func:`_held` of every manifold of ``link``."""
-    held = np.empty(link.shape[0], dtype=np.int64)
+def _hold_rows(
+    link: np.ndarray, layer: np.ndarray, points: Points, up: tuple[float, float], held: np.ndarray
+) -> None:
+    """Into ``held (g,) int64``: :func:`_held` of every manifold of ``link``."""
     for g in range(link.shape[0]):
         held[g] = _held(link[g, 0], link[g, 1], layer, points, link[g, 2], up)
-    return held
 
 
 @compiled_only()
@@ -315,6 +313,114 @@ def _may_be_deep(separation: np.ndarray, prepared: Prepared, shift: float, spin:
     return least - closing - 1e-9 * (abs(least) + closing + slop) <= -slop
 
 
+@compiled_only()
+def _up(settings: tuple) -> tuple[bool, tuple[float, float]]:
+    """``(whether the shock may act, up)`` for the stage's ``settings`` (see
+    :func:`propagate_shock`): it acts with gravity and lift passes, ``up`` against gravity."""
+    _, iterations, _, _, gravity = settings
+    weight = math.hypot(gravity[0], gravity[1])
+    if iterations <= 0 or weight == 0.0:
+        return False, (0.0, 1.0)
+    return True, (-gravity[0] / weight, -gravity[1] / weight)
+
+
+@compiled_only()
+def travel_room(n: int, c: int) -> tuple[np.ndarray, np.ndarray]:
+    """Room for :func:`shock_travel`: ``(travel (n, 3), separation (c,))``."""
+    return np.empty((n, 3)), np.empty(c)
+
+
+@compiled_only()
+def topology_room(n: int, groups: int) -> tuple:
+    """Room for :func:`shock_topology`: ``(link (g, 4), order (g,), layer (n,), held (g,))``
+    int64 and ``loaded (g,) bool``."""
+    return (
+        np.empty((groups, 4), dtype=np.int64), np.empty(groups, dtype=np.int64), np.empty(n, dtype=np.int64),
+        np.empty(groups, dtype=np.int64), np.empty(groups, dtype=np.bool_),
+    )  # fmt: skip
+
+
+@compiled_only()
+def shock_travel(pose: tuple, start: tuple, contacts: tuple, settings: tuple, travelled: tuple) -> bool:
+    """The bodies' travels since ``start`` and the points' separations after them into
+    ``travelled`` (see :func:`travel_room`); whether a point is now deeper than the slop.
+    Reads the pose, never the velocities (the arguments as :func:`propagate_shock`'s)."""
+    position, angle = pose
+    start_position, start_angle = start
+    points, prepared, _ = contacts
+    travel, separation = travelled
+    slop = settings[0]
+    c = prepared.body_a.shape[0]
+    shift = 0.0  # the largest |dx| + |dy| and |turn| of a body
+    spin = 0.0
+    for i in range(position.shape[0]):
+        dx = position[i, 0] - start_position[i, 0]
+        dy = position[i, 1] - start_position[i, 1]
+        travel[i, 0] = dx
+        travel[i, 1] = dy
+        # Angles were wrapped to [-pi, pi) after the move.
+        turn = angle[i] - start_angle[i]
+        turn = turn - 2.0 * math.pi * math.floor((turn + math.pi) / (2.0 * math.pi))
+        travel[i, 2] = turn
+        shift = max(shift, abs(dx) + abs(dy))
+        spin = max(spin, abs(turn))
+    if not _may_be_deep(points.separation[:c], prepared, 2.0 * shift, 2.0 * spin, slop):
+        return False
+    deep = False
+    for k in range(c):
+        separation[k] = separation_after(travel, points, prepared, k)
+        deep = deep or separation[k] < -slop
+    return deep
+
+
+@compiled_only()
+def shock_topology(masses: tuple, contacts: tuple, settings: tuple, topology: tuple) -> bool:
+    """The walk (the manifolds' links, the bodies' layers, the manifolds in layer order), which
+    body each manifold holds and which manifolds are loaded, into ``topology`` (see
+    :func:`topology_room`); whether one is loaded. Reads the contacts and the masses alone, so
+    it may run before the soft step."""
+    inv_mass, inv_inertia = masses
+    points, prepared, manifolds = contacts
+    link, order, layer, held, loaded = topology
+    acts, up = _up(settings)
+    if not acts or prepared.body_a.shape[0] == 0:
+        return False
+    link_rows(prepared, manifolds, link)
+    contact_layers(inv_mass, inv_inertia, link, points, up, layer)
+    _layer_order(link, layer, order)
+    _hold_rows(link, layer, points, up, held)
+    _loaded(inv_mass, (link, order, layer), held, settings[3], loaded)
+    return loaded.any()
+
+
+@compiled_only()
+def lift_planned(
+    pose: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple
+) -> None:
+    """The lift (:func:`lift`) after :func:`shock_travel` and :func:`shock_topology` found a
+    deep point and a loaded manifold: moves ``pose`` and adds to the travels."""
+    slop, iterations, max_travel, _, _ = settings
+    points, prepared, _ = contacts
+    travel, separation = travelled
+    link, order, layer, held, loaded = topology
+    up = _up(settings)[1]
+    lifted = (points, prepared, (link, order, layer), held, separation)
+    lift(pose, travel, lifted, (slop, iterations, max_travel, up), loaded, masses)
+
+
+@compiled_only()
+def stop_planned(
+    velocity: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple,
+    threads: int | None,
+) -> None:  # fmt: skip
+    """The stop passes after :func:`lift_planned` (and restitution): changes ``velocity``."""
+    points, prepared, _ = contacts
+    link, order, layer, held, _ = topology
+    stops = stop_rows(travelled[0], points, prepared, (link, order, layer), held, masses, threads)
+    for _ in range(settings[1]):
+        stop_pass(velocity, stops)
+
+
 @stage()
 def propagate_shock(
     pose: tuple,
@@ -334,50 +440,15 @@ def propagate_shock(
     load_ratio, (gravity_x, gravity_y))``: ``iterations`` lift passes then as many stop
     passes, ``slop`` and ``max_travel`` in units. Does nothing without gravity, or when no
     point is deeper than ``slop``."""
-    slop, iterations, max_travel, load_ratio, gravity = settings
-    gravity_x, gravity_y = gravity
-    position, angle = pose
-    points, prepared, manifolds = contacts
-    inv_mass, inv_inertia = masses
-    c = prepared.body_a.shape[0]
-    n = position.shape[0]
-    weight = math.hypot(gravity_x, gravity_y)
-    if iterations <= 0 or c == 0 or weight == 0.0:
+    n = pose[0].shape[0]
+    prepared, manifolds = contacts[1], contacts[2]
+    if not _up(settings)[0] or prepared.body_a.shape[0] == 0:
         return
-    up = (-gravity_x / weight, -gravity_y / weight)
-    start_position, start_angle = start
-    travel = np.empty((n, 3))
-    shift = 0.0  # the largest |dx| + |dy| and |turn| of a body
-    spin = 0.0
-    for i in range(n):
-        dx = position[i, 0] - start_position[i, 0]
-        dy = position[i, 1] - start_position[i, 1]
-        travel[i, 0] = dx
-        travel[i, 1] = dy
-        # Angles were wrapped to [-pi, pi) after the move.
-        turn = angle[i] - start_angle[i]
-        turn = turn - 2.0 * math.pi * math.floor((turn + math.pi) / (2.0 * math.pi))
-        travel[i, 2] = turn
-        shift = max(shift, abs(dx) + abs(dy))
-        spin = max(spin, abs(turn))
-    if not _may_be_deep(points.separation[:c], prepared, 2.0 * shift, 2.0 * spin, slop):
+    travelled = travel_room(n, prepared.body_a.shape[0])
+    if not shock_travel(pose, start, contacts, settings, travelled):
         return
-    separation = np.empty(c)
-    deep = False
-    for k in range(c):
-        separation[k] = separation_after(travel, points, prepared, k)
-        deep = deep or separation[k] < -slop
-    if not deep:
+    topology = topology_room(n, manifolds.offsets.shape[0] - 1)
+    if not shock_topology(masses, contacts, settings, topology):
         return
-    link = manifold_links(prepared, manifolds)
-    layer = contact_layers(inv_mass, inv_inertia, link, points, up)
-    walk = (link, _layer_order(link, layer), layer)
-    held = _holds(link, layer, points, up)
-    loaded = _loaded(inv_mass, walk, held, load_ratio)
-    if not loaded.any():
-        return
-    contacts = (points, prepared, walk, held, separation)
-    lift(pose, travel, contacts, (slop, iterations, max_travel, up), loaded, masses)
-    stops = stop_rows(travel, points, prepared, walk, held, masses, threads)
-    for _ in range(iterations):
-        stop_pass(velocity, stops)
+    lift_planned(pose, masses, contacts, settings, travelled, topology)
+    stop_planned(velocity, masses, contacts, settings, travelled, topology, threads)

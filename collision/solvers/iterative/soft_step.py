@@ -163,6 +163,7 @@ def colour_rows(
     inv_inertia: np.ndarray,
     threads: int | None,
     kept: np.ndarray,
+    room: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The manifolds in the passes' order (collision/solvers/iterative/colours.py: levels of body
     order when ``threads`` is None, a small world's, filled up with empty manifolds where that
@@ -173,7 +174,8 @@ def colour_rows(
     take the runs of rows ``starts`` gives (levels or colours, whose manifolds share no moving
     body; the last run, the colours' overflow, on one thread and one at a time). ``kept``: last
     step's order (colours.keep_order), taken as it is when it was made for the same manifolds
-    and the same rows moving; returned, the order this one is (views of it)."""
+    and the same rows moving; returned, the order this one is (views of it), a new one kept in
+    ``room`` when it has room (see colours.keep_order)."""
     original = manifold_links(prepared, manifolds)
     n = inv_mass.shape[0]
     moves = np.empty(n, dtype=np.bool_)
@@ -195,7 +197,7 @@ def colour_rows(
         else:
             order, starts = colour_manifolds(original, moves)
         link, perm = packed_links(original, order, n)
-        kept = keep_order(made, original, moves, order, starts, link, perm)
+        kept = keep_order(made, original, moves, order, starts, link, perm, room)
     order, starts, link, perm = kept_views(kept)
     return order, starts, link, perm, kept
 
@@ -489,8 +491,8 @@ def soft_step(
     prepared: Prepared,
     manifolds: Manifolds,
     threads: int | None,
-    kept: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    colouring: tuple,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Solve, integrate positions and relax over ``settings.substeps`` substeps of the step,
     on ``threads`` (None: one, and no threaded kernel compiled; see ``solve_pass``);
     the last substep relaxes ``final_relax_iterations`` more times, so the velocities the step
@@ -501,10 +503,9 @@ def soft_step(
     step (gravity applies where ``moving`` and the body's own inverse mass are set). The
     prepared points' ``normal_impulse``, ``tangent_impulse`` hold the warm start on entry and
     last substep's impulses on return. Moves the moving bodies (angles wrapped to [-pi, pi)).
-    ``kept``: last step's order of the manifolds (see :func:`colour_rows`). Returns
-    ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,), kept)``: impulses over
-    the whole step and the largest normal impulse a point gave in any pass (N s), and this
-    step's order.
+    ``colouring``: the passes' order of the manifolds (:func:`colour_rows`). Returns
+    ``(total_normal (c,), total_tangent (c,), max_normal_impulse (c,))``: impulses over the
+    whole step and the largest normal impulse a point gave in any pass (N s).
     """
     start = profiling.start_clock(context.ticks)
     n = bodies.position.shape[0]
@@ -518,7 +519,7 @@ def soft_step(
             bodies.velocity[i, 0] -= context.gravity_x * dt
             bodies.velocity[i, 1] -= context.gravity_y * dt
     body = pack_bodies(bodies, inv_mass, inv_inertia)
-    order, starts, link, perm, kept = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept)
+    order, starts, link, perm, _ = colouring
     softness = softness_table(order.shape[0], settings, h)
     point, manifold = pack_rows(
         points,
@@ -554,4 +555,4 @@ def soft_step(
     )
     wrap_angles(bodies.angle)
     profiling.lap(context.ticks, profiling.STORE, start)
-    return total_normal, total_tangent, max_normal_impulse, kept
+    return total_normal, total_tangent, max_normal_impulse

@@ -483,15 +483,20 @@ def prepare_points(
 def manifold_links(prepared: Prepared, manifolds: Manifolds) -> np.ndarray:
     """``link (g, 4) int64``, a row per manifold: body a, body b, first and end point (see
     :func:`manifold_link`)."""
+    link = np.empty((manifolds.offsets.shape[0] - 1, 4), dtype=np.int64)
+    link_rows(prepared, manifolds, link)
+    return link
+
+
+@compiled_only()
+def link_rows(prepared: Prepared, manifolds: Manifolds, link: np.ndarray) -> None:
+    """:func:`manifold_links`' rows into ``link (g, 4) int64``."""
     offsets = manifolds.offsets
-    groups = offsets.shape[0] - 1
-    link = np.empty((groups, 4), dtype=np.int64)
-    for g in range(groups):
+    for g in range(offsets.shape[0] - 1):
         link[g, 0] = prepared.body_a[offsets[g]]
         link[g, 1] = prepared.body_b[offsets[g]]
         link[g, 2] = offsets[g]
         link[g, 3] = offsets[g + 1]
-    return link
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,136 @@
+"""Serial work of a big world's step run side by side on two threads.
+
+Most of a big world's step runs on every thread (the narrowphase, the packing, the passes),
+but some of it is serial: the passes' colouring, restitution's Gauss-Seidel over the step's
+impacts, and the shock propagation's walk from the ground up. Where two of those read nothing
+the other writes, they run at once, one on each of two threads (a parallel loop of two
+iterations, each a task; collision.tasks hands their arguments across):
+
+- the colouring (soft_step.colour_rows) beside the shock's topology (shock.shock_topology:
+  layers, holds, loads), which reads only the contacts and the masses, before the soft step;
+- restitution (restitution.apply_restitution: velocities and impulses) beside the shock's
+  travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it.
+
+The results are those of the serial order, bit for bit, whatever the threads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import prange
+
+from collision.kernels import compiled_only, stage
+from collision.solvers.iterative.colours import kept_size, kept_views
+from collision.solvers.iterative.restitution import apply_restitution
+from collision.solvers.iterative.shock import (
+    lift_planned,
+    propagate_shock,
+    shock_topology,
+    shock_travel,
+    stop_planned,
+    topology_room,
+    travel_room,
+)
+from collision.solvers.iterative.soft_step import colour_rows
+from collision.tasks import flat_leaves, nesting_token, rebuilt_value
+
+
+@compiled_only()
+def _colour_or_topology(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
+    """Task 0: the colouring, kept in ``room``; ``found[0]`` 1 if it is the ``kept`` order it
+    was given (it held), else 0, and ``found[1]`` its length. Task 1: the shock's topology,
+    ``found[2]`` 1 if a manifold is loaded. The arguments ``(colour, shock, topology, room)``
+    (see :func:`colour_beside_topology`) from ``flat`` and ``token`` (collision.tasks)."""
+    colour, shock, topology, room = rebuilt_value(flat, token)
+    if task == 0:
+        prepared, manifolds, inv_mass, inv_inertia, threads, kept = colour
+        made = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept, room)[4]
+        found[0] = 1 if made.ctypes.data == kept.ctypes.data else 0
+        found[1] = made.shape[0]
+    else:
+        masses, contacts, settings = shock
+        found[2] = 1 if shock_topology(masses, contacts, settings, topology) else 0
+
+
+# The tasks' answers go into an array the caller made and reads: made and read back inside the
+# parallel kernel, it read as made (zeros) although a task had written it from within a call.
+@compiled_only(parallel=True)
+def _colour_and_topology(tasks: tuple, found: np.ndarray) -> None:
+    """:func:`_colour_or_topology`'s two tasks on two threads."""
+    flat = flat_leaves(tasks)
+    token = nesting_token(tasks)
+    for task in prange(2):
+        _colour_or_topology(task, flat, token, found)
+
+
+@stage()
+def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[tuple, tuple, bool]:
+    """The passes' order (soft_step.colour_rows, ``colour`` its arguments but the room) and,
+    on two threads or more, beside it the shock's topology (shock.shock_topology; ``shock`` =
+    ``(masses, contacts, settings)`` as propagate_shock takes them). Returns ``(colouring,
+    topology, loaded)``: colour_rows' answer, the topology (see shock.topology_room) and
+    whether a manifold is loaded (False with fewer than two threads: nothing was found, and
+    :func:`respond_beside` then runs the shock in full)."""
+    prepared, manifolds, inv_mass, inv_inertia, _, kept = colour
+    n = inv_mass.shape[0]
+    groups = manifolds.offsets.shape[0] - 1
+    topology = topology_room(n, groups)
+    if threads < 2:
+        no_room = np.empty(0, dtype=np.int64)
+        return (
+            colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept, no_room),
+            topology,
+            False,
+        )
+    room = np.empty(kept_size(groups, n, prepared.body_a.shape[0]), dtype=np.int64)
+    found = np.zeros(3, dtype=np.int64)
+    _colour_and_topology((colour, shock, topology, room), found)
+    made = kept if found[0] == 1 else room[: found[1]]
+    order, starts, link, perm = kept_views(made)
+    return (order, starts, link, perm, made), topology, found[2] == 1
+
+
+@compiled_only()
+def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
+    """Task 0: the shock's travels and, where a point is deep and ``loaded``, its lift;
+    ``found[0]`` 1 if lifted. Task 1: restitution. The arguments ``(restitution, shock,
+    travelled, topology, loaded)`` (see :func:`respond_beside`) from ``flat`` and ``token``."""
+    restitution, shock, travelled, topology, loaded = rebuilt_value(flat, token)
+    if task == 0:
+        pose, _, start, masses, contacts, settings = shock
+        if shock_travel(pose, start, contacts, settings, travelled) and loaded:
+            lift_planned(pose, masses, contacts, settings, travelled, topology)
+            found[0] = 1
+    else:
+        apply_restitution(*restitution)
+
+
+@compiled_only(parallel=True)
+def _restitution_and_lift(tasks: tuple, found: np.ndarray) -> None:
+    """:func:`_restitution_or_lift`'s two tasks on two threads."""
+    flat = flat_leaves(tasks)
+    token = nesting_token(tasks)
+    for task in prange(2):
+        _restitution_or_lift(task, flat, token, found)
+
+
+@stage()
+def respond_beside(restitution: tuple, shock: tuple, found: tuple, threads: int) -> None:
+    """Restitution (``restitution``: apply_restitution's arguments) then the shock
+    (``shock``: propagate_shock's but the threads), the topology ``found`` = ``(topology,
+    loaded)`` by :func:`colour_beside_topology`: on two threads or more, restitution beside the
+    shock's travels and lift, then its stop passes; else one after the other in full."""
+    if threads < 2:
+        apply_restitution(*restitution)
+        propagate_shock(*shock, threads)
+        return
+    topology, loaded = found
+    pose, velocity, _, masses, contacts, settings = shock
+    prepared = contacts[1]
+    travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])
+    lifted = np.zeros(1, dtype=np.int64)
+    _restitution_and_lift((restitution, shock, travelled, topology, loaded), lifted)
+    if lifted[0] == 1:
+        stop_planned(velocity, masses, contacts, settings, travelled, topology, threads)
