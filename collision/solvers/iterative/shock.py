@@ -32,6 +32,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numba import njit
 
 from collision.geometry import UNCOUNTED, slot, wrap_angles
 from collision.kernels import compiled_only, stage
@@ -313,7 +314,10 @@ def _may_be_deep(separation: np.ndarray, prepared: Prepared, shift: float, spin:
     return least - closing - 1e-9 * (abs(least) + closing + slop) <= -slop
 
 
-@compiled_only()
+# The stage's small steps below are inlined by numba, not compiled as kernels of their own:
+# each kernel costs a small world's cold start a compile (they are not called in a parallel
+# loop's body, where numba can drop the writes of an inlined step).
+@njit(cache=True, inline="always")
 def _up(settings: tuple) -> tuple[bool, tuple[float, float]]:
     """``(whether the shock may act, up)`` for the stage's ``settings`` (see
     :func:`propagate_shock`): it acts with gravity and lift passes, ``up`` against gravity."""
@@ -324,13 +328,13 @@ def _up(settings: tuple) -> tuple[bool, tuple[float, float]]:
     return True, (-gravity[0] / weight, -gravity[1] / weight)
 
 
-@compiled_only()
+@njit(cache=True, inline="always")
 def travel_room(n: int, c: int) -> tuple[np.ndarray, np.ndarray]:
     """Room for :func:`shock_travel`: ``(travel (n, 3), separation (c,))``."""
     return np.empty((n, 3)), np.empty(c)
 
 
-@compiled_only()
+@njit(cache=True, inline="always")
 def topology_room(n: int, groups: int) -> tuple:
     """Room for :func:`shock_topology`: ``(link (g, 4), order (g,), layer (n,), held (g,))``
     int64 and ``loaded (g,) bool``."""
@@ -393,7 +397,7 @@ def shock_topology(masses: tuple, contacts: tuple, settings: tuple, topology: tu
     return loaded.any()
 
 
-@compiled_only()
+@njit(cache=True, inline="always")
 def lift_planned(
     pose: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple
 ) -> None:
@@ -408,7 +412,7 @@ def lift_planned(
     lift(pose, travel, lifted, (slop, iterations, max_travel, up), loaded, masses)
 
 
-@compiled_only()
+@njit(cache=True, inline="always")
 def stop_planned(
     velocity: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple,
     threads: int | None,

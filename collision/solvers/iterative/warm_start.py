@@ -488,7 +488,7 @@ def manifold_links(prepared: Prepared, manifolds: Manifolds) -> np.ndarray:
     return link
 
 
-@compiled_only()
+@njit(cache=True, inline="always")
 def link_rows(prepared: Prepared, manifolds: Manifolds, link: np.ndarray) -> None:
     """:func:`manifold_links`' rows into ``link (g, 4) int64``."""
     offsets = manifolds.offsets
