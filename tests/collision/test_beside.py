@@ -1,7 +1,7 @@
 """Two tasks side by side on numba's threads (collision/tasks.py,
 collision/solvers/iterative/beside.py): records handed across a parallel loop arrive whole
 and the tasks' writes land in the caller's arrays; a big world whose shock propagation acts
-steps to the same bits on one thread and on two."""
+steps to the same bits, and packs the same contacts, on one thread and on two."""
 
 from __future__ import annotations
 
@@ -113,6 +113,11 @@ def test_a_big_world_with_the_shock_acting_steps_the_same_on_two_threads() -> No
         for world in (one, two, without):
             world.step(DT)
         assert two.state_hash() == one.state_hash(), f"step {step}"
+    # The contacts, packed beside the stop passes on two threads, are one thread's.
+    fields = ("body_a", "body_b", "point_a", "point_b", "normal", "separation", "toi", "normal_impulse")
+    for field in (*fields, "tangent_impulse", "state"):
+        np.testing.assert_array_equal(getattr(two.contacts, field), getattr(one.contacts, field), field)
+    assert two.contacts.body_a.shape[0] > 2000
     # The shock acted (else the two-thread path's lift and stop passes went untested).
     assert without.state_hash() != two.state_hash()
     bottom = np.flatnonzero(~two.static)[:40]

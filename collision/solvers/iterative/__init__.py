@@ -354,12 +354,14 @@ def solve(
     points: Points,
     c: int,
     threads: int | None,
-) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[Prepared, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, Any]:
     """Stages 3-5: prepare and warm start the ``c`` points, the soft step (on ``threads``,
     None: one), restitution. Returns ``(prepared, total_normal, total_tangent, row_a, row_b,
-    kept_order)``: the points (their bodies the roots, their impulses last substep's), the
-    impulses over the step (N s), the rows the points were found on, and the order the passes
-    took the manifolds in (see soft_step.colour_rows)."""
+    kept_order, packed)``: the points (their bodies the roots, their impulses last substep's),
+    the impulses over the step (N s), the rows the points were found on, the order the passes
+    took the manifolds in (see soft_step.colour_rows), and with ``threads`` the step's contacts
+    packed (store.pack_contacts; packed beside the shock's stop passes, see beside.py), else
+    None."""
     start = start_clock(context.ticks)
     inv_mass, inv_inertia = solver_masses(bodies, moving)
     offsets = run_offsets(points.pair_index, c)
@@ -403,13 +405,15 @@ def solve(
         (bodies.position, bodies.angle), (bodies.velocity, bodies.angular_velocity), start_pose, masses,
         contacts, shock_settings,
     )  # fmt: skip
+    packed = None
     if threads is None:
         apply_restitution(*restitution)
         propagate_shock(*shock, threads)
     else:
-        respond_beside(restitution, shock, (topology, loaded), threads)
+        store = (points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
+        packed = respond_beside(restitution, shock, (topology, loaded), store, threads)
     lap(context.ticks, RESTITUTION, start)
-    return prepared, total_normal, total_tangent, row_a, row_b, colouring[4]
+    return prepared, total_normal, total_tangent, row_a, row_b, colouring[4], packed
 
 
 @compiled_only()
@@ -470,7 +474,7 @@ def iterative_step(
         pairs, fat_pairs = broadphase(bodies, context, settings, (state, fat_pairs), moving, dynamic, threads)
         points, c = collide(bodies, context, settings, pairs, moving, threads)
     lap(ticks, NARROWPHASE, t)
-    prepared, total_normal, total_tangent, row_a, row_b, kept = solve(
+    prepared, total_normal, total_tangent, row_a, row_b, kept, packed = solve(
         bodies, context, settings, state, moving, pairs, points, c, threads
     )
     t = start_clock(ticks)
@@ -482,7 +486,12 @@ def iterative_step(
     t = lap(ticks, CONTINUOUS, t)
     sleep_islands(bodies, context, settings, state, prepared.body_a, prepared.body_b, points.separation[:c])
     t = lap(ticks, SLEEP, t)
-    index, vectors, values = pack_contacts(points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
+    if threads is None:
+        index, vectors, values = pack_contacts(
+            points, c, prepared, (total_normal, total_tangent), (row_a, row_b)
+        )
+    else:
+        index, vectors, values = packed  # packed beside the shock's stop passes (see solve)
     lap(ticks, STORE, t)
     close_step(bodies, context.has_compounds)
     return True, index, vectors, values, prepared.state, fat_pairs, kept
@@ -513,7 +522,7 @@ def _response(
 ) -> None:  # fmt: skip
     """What :func:`iterative_step` calls in :func:`solve` and after it with what solve returns
     (the packing of the step's contacts): typed, never run, by :func:`precompile_part`."""
-    prepared, total_normal, total_tangent, row_a, row_b, _ = solve(
+    prepared, total_normal, total_tangent, row_a, row_b, _, _ = solve(
         bodies, context, settings, state, moving, pairs, points, c, None
     )
     pack_contacts(points, c, prepared, (total_normal, total_tangent), (row_a, row_b))

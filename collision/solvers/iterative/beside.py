@@ -9,7 +9,10 @@ iterations, each a task; collision.tasks hands their arguments across):
 - the colouring (soft_step.colour_rows) beside the shock's topology (shock.shock_topology:
   layers, holds, loads), which reads only the contacts and the masses, before the soft step;
 - restitution (restitution.apply_restitution: velocities and impulses) beside the shock's
-  travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it.
+  travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it;
+- the shock's stop passes (velocities) beside the packing of the step's contacts
+  (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
+  (what runs between, the continuous pass and the islands, changes neither).
 
 The results are those of the serial order, bit for bit, whatever the threads.
 """
@@ -29,11 +32,12 @@ from collision.solvers.iterative.shock import (
     propagate_shock,
     shock_topology,
     shock_travel,
-    stop_planned,
     topology_room,
     travel_room,
 )
+from collision.solvers.iterative.shock_rows import stop_pass, stop_rows
 from collision.solvers.iterative.soft_step import colour_rows
+from collision.solvers.iterative.store import pack_contacts, pack_contacts_into, packed_room
 from collision.tasks import flat_leaves, nesting_token, rebuilt_value
 
 
@@ -116,21 +120,53 @@ def _restitution_and_lift(tasks: tuple, found: np.ndarray) -> None:
         _restitution_or_lift(task, flat, token, found)
 
 
+@compiled_only()
+def _stops_or_pack(task: int, flat: tuple, token: Any) -> None:
+    """Task 0: the shock's stop passes; task 1: the step's contacts packed. The arguments
+    ``(stops, store, packed)`` (see :func:`respond_beside`) from ``flat`` and ``token``."""
+    (velocity, rows, passes), store, packed = rebuilt_value(flat, token)
+    if task == 0:
+        for _ in range(passes):
+            stop_pass(velocity, rows)
+    else:
+        points, c, prepared, totals, point_rows = store
+        pack_contacts_into(points, c, prepared, totals, point_rows, packed)
+
+
+@compiled_only(parallel=True)
+def _stops_and_pack(tasks: tuple) -> None:
+    """:func:`_stops_or_pack`'s two tasks on two threads."""
+    flat = flat_leaves(tasks)
+    token = nesting_token(tasks)
+    for task in prange(2):
+        _stops_or_pack(task, flat, token)
+
+
 @stage()
-def respond_beside(restitution: tuple, shock: tuple, found: tuple, threads: int) -> None:
+def respond_beside(
+    restitution: tuple, shock: tuple, found: tuple, store: tuple, threads: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Restitution (``restitution``: apply_restitution's arguments) then the shock
     (``shock``: propagate_shock's but the threads), the topology ``found`` = ``(topology,
-    loaded)`` by :func:`colour_beside_topology`: on two threads or more, restitution beside the
-    shock's travels and lift, then its stop passes; else one after the other in full."""
+    loaded)`` by :func:`colour_beside_topology`, then the step's contacts packed (``store``:
+    store.pack_contacts' arguments), which it returns: on two threads or more, restitution
+    beside the shock's travels and lift, then its stop passes beside the packing (which reads
+    no velocity); else one after the other in full."""
+    points, c, prepared, totals, rows = store
     if threads < 2:
         apply_restitution(*restitution)
         propagate_shock(*shock, threads)
-        return
+        return pack_contacts(points, c, prepared, totals, rows)
     topology, loaded = found
     pose, velocity, _, masses, contacts, settings = shock
-    prepared = contacts[1]
     travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])
     lifted = np.zeros(1, dtype=np.int64)
     _restitution_and_lift((restitution, shock, travelled, topology, loaded), lifted)
+    packed = packed_room(c)
     if lifted[0] == 1:
-        stop_planned(velocity, masses, contacts, settings, travelled, topology, threads)
+        link, order, layer, held, _ = topology
+        stops = stop_rows(travelled[0], points, prepared, (link, order, layer), held, masses, threads)
+        _stops_and_pack(((velocity, stops, settings[1]), store, packed))
+    else:
+        pack_contacts_into(points, c, prepared, totals, rows, packed)
+    return packed

@@ -52,6 +52,25 @@ def _store_values(values: np.ndarray, points: Points, prepared: Prepared, totals
         normal_y[k] = normal[k, 1]
 
 
+@njit(cache=True, inline="always")
+def packed_room(c: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Room for :func:`pack_contacts`' arrays of ``c`` points."""
+    return np.empty((5, c), dtype=np.int64), np.empty((3, c, 2)), np.empty((STORE_ROWS + 4, c))
+
+
+@njit(cache=True, inline="always")
+def pack_contacts_into(
+    points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple, packed: tuple
+) -> None:
+    """:func:`pack_contacts` into ``packed`` (see :func:`packed_room`)."""
+    index, vectors, values = packed
+    _copy_rows(index, (prepared.body_a, prepared.body_b, points.key, *rows))
+    # Each point's (x, y) pairs as one row of 2 c values (the arrays are C-ordered).
+    flat = (points.point_a.reshape(-1), points.point_b.reshape(-1), points.normal.reshape(-1))
+    _copy_rows(vectors.reshape((3, 2 * c)), flat)
+    _store_values(values, points, prepared, totals)
+
+
 @stage()
 def pack_contacts(
     points: Points, c: int, prepared: Prepared, totals: tuple, rows: tuple
@@ -61,12 +80,6 @@ def pack_contacts(
     point_b, normal; ``values (10, c)``: rows 0-5 the warm-start store (last substep's normal
     and tangent impulse, the points' middles x, y, normals x, y), rows 6-9 separation, toi
     and ``totals`` (normal and tangent impulse over the step, N s)."""
-    index = np.empty((5, c), dtype=np.int64)
-    vectors = np.empty((3, c, 2))
-    values = np.empty((STORE_ROWS + 4, c))
-    _copy_rows(index, (prepared.body_a, prepared.body_b, points.key, *rows))
-    # Each point's (x, y) pairs as one row of 2 c values (the arrays are C-ordered).
-    flat = (points.point_a.reshape(-1), points.point_b.reshape(-1), points.normal.reshape(-1))
-    _copy_rows(vectors.reshape((3, 2 * c)), flat)
-    _store_values(values, points, prepared, totals)
-    return index, vectors, values
+    packed = packed_room(c)
+    pack_contacts_into(points, c, prepared, totals, rows, packed)
+    return packed
