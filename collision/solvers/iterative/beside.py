@@ -44,14 +44,18 @@ from collision.tasks import flat_leaves, nesting_token, rebuilt_value
 @compiled_only()
 def _colour_or_topology(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
     """Task 0: the colouring, kept in ``room``; ``found[0]`` 1 if it is the ``kept`` order it
-    was given (it held), else 0, and ``found[1]`` its length. Task 1: the shock's topology,
+    was given (it held), 0 if it is in ``room``, 2 if neither (room too small: it cannot leave
+    the loop), and ``found[1]`` its length. Task 1: the shock's topology,
     ``found[2]`` 1 if a manifold is loaded. The arguments ``(colour, shock, topology, room)``
     (see :func:`colour_beside_topology`) from ``flat`` and ``token`` (collision.tasks)."""
     colour, shock, topology, room = rebuilt_value(flat, token)
     if task == 0:
         prepared, manifolds, inv_mass, inv_inertia, threads, kept = colour
         made = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept, room)[4]
-        found[0] = 1 if made.ctypes.data == kept.ctypes.data else 0
+        if made.ctypes.data == kept.ctypes.data:
+            found[0] = 1
+        else:
+            found[0] = 0 if made.ctypes.data == room.ctypes.data else 2
         found[1] = made.shape[0]
     else:
         masses, contacts, settings = shock
@@ -91,6 +95,10 @@ def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[t
     room = np.empty(kept_size(groups, n, prepared.body_a.shape[0]), dtype=np.int64)
     found = np.zeros(3, dtype=np.int64)
     _colour_and_topology((colour, shock, topology, room), found)
+    if found[0] == 2:  # a guard (kept_size bounds a colour order): made again here, on this thread
+        no_room = np.empty(0, dtype=np.int64)
+        colouring = colour_rows(prepared, manifolds, inv_mass, inv_inertia, threads, kept, no_room)
+        return colouring, topology, found[2] == 1
     made = kept if found[0] == 1 else room[: found[1]]
     order, starts, link, perm = kept_views(made)
     return (order, starts, link, perm, made), topology, found[2] == 1
