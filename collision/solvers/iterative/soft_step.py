@@ -155,7 +155,10 @@ def _points_of(
     _point_row(point[1], g, _point_of(link, perm, g, 1), points, prepared, weight)
 
 
-@njit(cache=True, inline="always")
+# A stage (machine code of its own): its caller, the iterative solver's solve, is inlined into
+# the step's own kernel, which would otherwise compile it and its steps again, the last thing a
+# cold start compiles.
+@stage()
 def colour_rows(
     prepared: Prepared,
     manifolds: Manifolds,
