@@ -155,7 +155,10 @@ def stop_rows(
     with a touching point (separation <= 0 after ``travel``) and a body the pass can move
     (``masses``: the solver's ``(inv_mass, inv_inertia)``, the held body's counted as zero).
     Returns the rows (see S_*); the travels do not change between the passes, so neither do
-    they. On ``threads`` threads when two or more (None: a small world's), the same rows."""
+    they. On ``threads`` threads when two or more (None: a small world's), a row per manifold
+    of the walk in its place: those that make no stop have neither touch flag (S_TOUCH_0,
+    S_TOUCH_1) set, which :func:`stop_pass` skips, so the passes are the same; moving the
+    kept rows up took as long as making them."""
     groups = walk[1].shape[0]
     index = np.empty((groups, 6), dtype=np.int64)
     value = np.empty((groups, STOP_COLUMNS))
@@ -164,18 +167,8 @@ def stop_rows(
     elif threads < 2:
         m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
     else:
-        # Each manifold's row at its own place, then the rows kept moved up in order.
-        kept = np.empty(groups, dtype=np.bool_)
-        _stop_rows_threaded(travel, points, prepared, walk, held, masses, (index, value), kept)
-        m = 0
-        for gg in range(groups):
-            if kept[gg]:
-                if m < gg:  # element by element: numba's row copy formats an error text
-                    for column in range(6):
-                        index[m, column] = index[gg, column]
-                    for column in range(STOP_COLUMNS):
-                        value[m, column] = value[gg, column]
-                m += 1
+        _stop_rows_threaded(travel, points, prepared, walk, held, masses, (index, value))
+        m = groups
     return index[:m], value[:m]
 
 
@@ -199,12 +192,25 @@ def _stop_rows_in_order(
 @compiled_only(parallel=True, **UNCOUNTED)
 def _stop_rows_threaded(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
-    out: tuple, kept: np.ndarray,
+    out: tuple,
 ) -> None:  # fmt: skip
     """Row ``gg`` of ``out`` = ``(index, value)`` for the ``gg``-th manifold of the walk, on
-    numba's threads, and ``kept (g,) bool`` whether it makes one (see :func:`stop_rows`)."""
-    for gg in prange(kept.shape[0]):
-        kept[gg] = _stop_row(travel, points, prepared, walk, held, masses, gg, out, gg)
+    numba's threads; a row that makes no stop with neither touch flag (see :func:`stop_rows`)."""
+    for gg in prange(walk[1].shape[0]):
+        _stop_row_in_place(travel, points, prepared, walk, held, masses, gg, out)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _stop_row_in_place(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
+    gg: int, out: tuple,
+) -> None:  # fmt: skip
+    """The ``gg``-th manifold of the walk's stop row into row ``gg`` of ``out`` = ``(index,
+    value)``; if it makes none, only its touch flags, both 0 (the pass skips the row)."""
+    if not _stop_row(travel, points, prepared, walk, held, masses, gg, out, gg):
+        index = out[0]
+        index[gg, S_TOUCH_0] = 0
+        index[gg, S_TOUCH_1] = 0
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
