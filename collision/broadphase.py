@@ -403,8 +403,9 @@ def grown_box(
 
 @compiled_only()
 def _escaped_pairs_window(
-    escaped: np.ndarray, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray
-) -> tuple[np.ndarray, Index]:
+    escaped: np.ndarray, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray,
+    threads: int | None,
+) -> tuple[np.ndarray, Index]:  # fmt: skip
     """The pairs of the ``escaped`` bodies' grown boxes (rows of ``fat_lo``, ``fat_hi (n,
     2)``, see :func:`refit_pairs`) with every other box: ``(found (>= f, 2) int64, f)``, pairs
     ``(min, max)`` in no order. The escaped boxes are sorted by their lower bound along the
@@ -413,7 +414,8 @@ def _escaped_pairs_window(
     widest escaped box's width, to its upper bound); an escaped box too wide for the order
     (REFIT_WIDE, or not finite) is tested against every box. Only the few escaped boxes are
     sorted: sorting every box cost more than the tests (0.26 of 0.41 ms a step on the
-    8000-body pile)."""
+    8000-body pile). On ``threads`` threads when two or more, the boxes in two halves at once
+    (:func:`_window_halves`), the same pairs (None: a small world's)."""
     n = fat_lo.shape[0]
     k = escaped.shape[0]
     axis = sweep_axis(fat_lo, fat_hi)
@@ -452,34 +454,87 @@ def _escaped_pairs_window(
         sorted_rows[q] = narrow[by_key[q]]
     first, low, step = _key_buckets(sorted_keys)
     order = (sorted_keys, sorted_rows, first, low, step, widest, axis)
-    o: Index = np.int64(0)
-    while o < n:
+    boxes = (fat_lo, fat_hi, moved, skip)
+    if threads is None:
+        return _window_span(order, boxes, (np.int64(0), n), found, f)
+    if threads < 2:
+        return _window_span(order, boxes, (np.int64(0), n), found, f)
+    # Room for each half's pairs (a box meets ~4 others: the room is rarely outgrown, and a
+    # half that outgrows it goes on here, on this thread).
+    rooms = np.empty((2, 8 * count + 64, 2), dtype=np.int64)
+    progress = np.empty((2, 2), dtype=np.int64)
+    _window_halves(order, fat_lo, fat_hi, moved, skip, rooms, progress)
+    for half in range(2):
+        span = (progress[half, 0], (half + 1) * n // 2)
+        room, made = _window_span(order, boxes, span, rooms[half], progress[half, 1])
+        for q in range(made):
+            found = _push_pair(found, f, room[q, 0], room[q, 1])
+            f += 1
+    return found, f
+
+
+@compiled_only()
+def _window_span(
+    order: tuple, boxes: tuple, span: tuple[Index, Index], found: np.ndarray, f: Index
+) -> tuple[np.ndarray, Index]:
+    """Boxes ``span`` = ``(first, end)`` tested against the escaped boxes in their windows
+    (:func:`_window_pairs`; ``boxes`` = ``(fat_lo, fat_hi, moved, skip)``), their pairs
+    written into ``found`` from row ``f``, grown when full. Returns ``(found, f)``."""
+    fat_lo, fat_hi, moved, skip = boxes
+    count = order[0].shape[0]
+    o, end = span
+    while o < end:
         if f + count > found.shape[0]:  # a box meets at most every escaped one
             grown = np.empty((2 * found.shape[0] + count, 2), dtype=np.int64)
             for q in range(f):  # element by element: numba's slice copy formats an error text
                 grown[q, 0], grown[q, 1] = found[q, 0], found[q, 1]
             found = grown
-        o, f = _window_pairs(order, fat_lo, fat_hi, moved, skip, o, found, f)
+        o, f = _window_pairs(order, fat_lo, fat_hi, moved, skip, (o, end), found, f)
     return found, f
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _window_half(
+    half: int, order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray,
+    rooms: np.ndarray, progress: np.ndarray,
+) -> None:  # fmt: skip
+    """Half ``half`` (0, 1) of the boxes tested (:func:`_window_pairs`) into ``rooms[half]``
+    until done or full: ``progress[half]`` = (the next box, the pairs written). Inlined by LLVM,
+    not numba: stores numba inlines into a threaded loop's body can be lost."""
+    n = fat_lo.shape[0]
+    span = (half * n // 2, (half + 1) * n // 2)
+    o, f = _window_pairs(order, fat_lo, fat_hi, moved, skip, span, rooms[half], np.int64(0))
+    progress[half, 0] = o
+    progress[half, 1] = f
+
+
+@compiled_only(parallel=True)
+def _window_halves(
+    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray,
+    rooms: np.ndarray, progress: np.ndarray,
+) -> None:  # fmt: skip
+    """:func:`_window_half` of both halves of the boxes at once."""
+    for half in prange(2):
+        _window_half(half, order, fat_lo, fat_hi, moved, skip, rooms, progress)
 
 
 @compiled_only(**UNCOUNTED)
 def _window_pairs(
-    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray, o: Index,
-    found: np.ndarray, f: Index,
+    order: tuple, fat_lo: np.ndarray, fat_hi: np.ndarray, moved: np.ndarray, skip: np.ndarray,
+    span: tuple[Index, Index], found: np.ndarray, f: Index,
 ) -> tuple[Index, Index]:  # fmt: skip
-    """Boxes ``o, o + 1, ...`` tested against the escaped boxes in their windows (see
-    :func:`_escaped_pairs_window`; ``order`` = ``(keys, rows, first, low, step, widest, axis)``:
-    the narrow escaped boxes' sorted lower bounds and rows, their buckets (:func:`_key_buckets`),
-    their widest width and the axis), the pairs they make written into ``found`` from row
-    ``f``. Stops before a box when fewer rows are left than there are escaped boxes; returns
-    ``(next box, f)``. Without reference counting: counted, the arrays handed to the inlined
-    tests cost two atomic operations per box."""
+    """Boxes ``o, o + 1, ... end - 1`` (``span`` = ``(o, end)``) tested against the escaped
+    boxes in their windows (see :func:`_escaped_pairs_window`; ``order`` = ``(keys, rows,
+    first, low, step, widest, axis)``: the narrow escaped boxes' sorted lower bounds and rows,
+    their buckets (:func:`_key_buckets`), their widest width and the axis), the pairs they make
+    written into ``found`` from row ``f``. Stops before a box when fewer rows are left than
+    there are escaped boxes; returns ``(next box, f)``. Without reference counting: counted,
+    the arrays handed to the inlined tests cost two atomic operations per box."""
     keys, rows, first, low, step, widest, axis = order
     count = keys.shape[0]
     buckets = first.shape[0] - 1
-    n = fat_lo.shape[0]
-    while o < n and f + count <= found.shape[0]:
+    o, stop = span
+    while o < stop and f + count <= found.shape[0]:
         # An escaped box reaching this one starts at most ``widest`` below it; the bound is
         # widened by far more than rounding, so no box that reaches it is left out.
         start = fat_lo[o, axis]
@@ -531,8 +586,9 @@ def _escaped_pairs_scan(
 
 @compiled_only()
 def refit_pairs(
-    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, grow: tuple
-) -> np.ndarray:
+    escaped: np.ndarray, lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, fat: tuple, grow: tuple,
+    threads: int | None,
+) -> np.ndarray:  # fmt: skip
     """The cache's pairs after the boxes of the bodies ``escaped (k,) int64`` (ascending) are
     grown again around their bounds: :func:`candidate_pairs` over the grown boxes, for the
     few bodies that left theirs (a pile settling, a body knocked off a stack).
@@ -543,9 +599,9 @@ def refit_pairs(
     what the boxes are grown by (see :func:`grown_box`). Pairs of two bodies that kept their
     boxes stay; every escaped body's pairs are found again, by testing its box against every
     box (at most REFIT_SCAN bodies) or against a window of the boxes sorted along one axis
-    (:func:`_escaped_pairs_window`): the same pairs. Returns the pairs, ``(m, 2) int64``,
-    sorted by ``i`` then ``j`` as candidate_pairs gives them (the caller checks the pair
-    budget)."""
+    (:func:`_escaped_pairs_window`, on ``threads`` threads when two or more; None: a small
+    world's): the same pairs. Returns the pairs, ``(m, 2) int64``, sorted by ``i`` then ``j``
+    as candidate_pairs gives them (the caller checks the pair budget)."""
     fat_lo, fat_hi, fat_skip, fat_pairs = fat
     n = lo.shape[0]
     moved = np.zeros(n, dtype=np.bool_)
@@ -556,7 +612,7 @@ def refit_pairs(
     if escaped.shape[0] <= REFIT_SCAN:
         found, f = _escaped_pairs_scan(escaped, fat_lo, fat_hi, moved, skip)
     else:
-        found, f = _escaped_pairs_window(escaped, fat_lo, fat_hi, moved, skip)
+        found, f = _escaped_pairs_window(escaped, fat_lo, fat_hi, moved, skip, threads)
     by_j = np.empty((f, 2), dtype=np.int64)
     _counting_sort(found, f, 1, n, by_j)
     new = np.empty((f, 2), dtype=np.int64)

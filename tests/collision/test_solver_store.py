@@ -222,7 +222,13 @@ def _assert_refit_searches_find(
     moved[escaped] = True
     expected = _refit_rule_pairs(lo, hi, skip, escaped)
     assert expected  # the boxes are crowded enough that every case finds pairs
-    for search in (python_entry(_escaped_pairs_scan), python_entry(_escaped_pairs_window)):
+    window = python_entry(_escaped_pairs_window)
+    searches = (
+        lambda *boxes: python_entry(_escaped_pairs_scan)(*boxes),
+        lambda *boxes: window(*boxes, None),
+        lambda *boxes: window(*boxes, 2),  # the boxes in two halves at once
+    )
+    for search in searches:
         found, f = search(escaped, lo, hi, moved, skip)
         pairs = [tuple(p) for p in found[:f].tolist()]
         assert len(pairs) == len(set(pairs))

@@ -88,7 +88,7 @@ def cached_pairs(
     rebuild = not fat_valid[0] or k * REFIT_SHARE > n or (k > 0 and fat_pairs.shape[0] >= budget)
     if k > 0 and not rebuild:
         fat = (fat_lo, fat_hi, fat_skip, fat_pairs)
-        fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, grow)
+        fat_pairs = refit_pairs(escaped[:k], lo, hi, skip, fat, grow, threads)
         # Past the budget the rebuild's sweep stops where candidate_pairs does, and says so.
         rebuild = fat_pairs.shape[0] > budget
     if rebuild:
@@ -102,18 +102,61 @@ def cached_pairs(
         else:
             fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
-    # Every fat pair is written and only those whose boxes meet are kept (the count moves on):
-    # about as many meet as not, and a branch on it would be guessed wrong half the time.
     kept = np.empty_like(fat_pairs)
-    m = np.int64(0)
-    for p in range(fat_pairs.shape[0]):
+    if threads is None:
+        m = _meeting_span(fat_pairs, (lo, hi), kept, 0, fat_pairs.shape[0])
+    elif threads < 2:
+        m = _meeting_span(fat_pairs, (lo, hi), kept, 0, fat_pairs.shape[0])
+    else:
+        spans = np.empty((2, 2), dtype=np.int64)  # each half's first row and how many it kept
+        _meeting_halves(fat_pairs, lo, hi, kept, spans)
+        m = spans[0, 1]
+        for q in range(spans[1, 1]):  # the second half's pairs moved up behind the first's
+            kept[m + q, 0] = kept[spans[1, 0] + q, 0]
+            kept[m + q, 1] = kept[spans[1, 0] + q, 1]
+        m += spans[1, 1]
+    return kept[:m], fat_pairs
+
+
+@compiled_only(**UNCOUNTED)
+def _meeting_span(fat_pairs: np.ndarray, bounds: tuple, kept: np.ndarray, start: int, end: int) -> Index:
+    """The pairs ``start .. end - 1`` of ``fat_pairs (f, 2)`` whose boxes ``bounds`` = ``(lo,
+    hi) (n, 2)`` meet (touching included), in order, into the rows of ``kept (f, 2)`` from
+    ``start``; returns how many. Every pair is written and the count moves on by the test:
+    about as many meet as not, and a branch on it would be guessed wrong half the time."""
+    lo, hi = bounds
+    m: Index = np.int64(start)
+    for p in range(start, end):
         i = fat_pairs[p, 0]
         j = fat_pairs[p, 1]
         kept[m, 0] = i
         kept[m, 1] = j
         along_x = (lo[j, 0] <= hi[i, 0]) & (lo[i, 0] <= hi[j, 0])
         m += np.int64(along_x & (lo[j, 1] <= hi[i, 1]) & (lo[i, 1] <= hi[j, 1]))
-    return kept[:m].copy(), fat_pairs
+    return m - start
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _meeting_half(
+    half: int, fat_pairs: np.ndarray, lo: np.ndarray, hi: np.ndarray, kept: np.ndarray, spans: np.ndarray
+) -> None:
+    """:func:`_meeting_span` of half ``half`` (0, 1) of ``fat_pairs``; its first row and count
+    into ``spans[half]``. Inlined by LLVM, not numba: stores numba inlines into a threaded
+    loop's body can be lost."""
+    f = fat_pairs.shape[0]
+    start = half * f // 2
+    spans[half, 0] = start
+    spans[half, 1] = _meeting_span(fat_pairs, (lo, hi), kept, start, (half + 1) * f // 2)
+
+
+@compiled_only(parallel=True)
+def _meeting_halves(
+    fat_pairs: np.ndarray, lo: np.ndarray, hi: np.ndarray, kept: np.ndarray, spans: np.ndarray
+) -> None:
+    """:func:`_meeting_span` over the two halves of ``fat_pairs`` at once, each into its own
+    rows of ``kept`` (see :func:`_meeting_half`)."""
+    for half in prange(2):
+        _meeting_half(half, fat_pairs, lo, hi, kept, spans)
 
 
 @stage()
