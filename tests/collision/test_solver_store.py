@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 
 from collision import Polygon, World
-from collision.broadphase import REFIT_SCAN, REFIT_SHARE, _escaped_pairs_scan, _escaped_pairs_window
 from collision.contacts import CONTACT_NEW as STATE_NEW
 from collision.contacts import CONTACT_PERSISTING as STATE_PERSISTING
 from collision.kernels import python_entry
+from collision.refit import REFIT_SCAN, REFIT_SHARE, _escaped_pairs_scan, _escaped_pairs_window
 from collision.solvers.iterative.narrowphase import cached_pairs
 from collision.solvers.iterative.warm_start import prepare_points
 from collision.tolerances import MAX_PAIRS_PER_BODY

@@ -20,7 +20,8 @@ from collision.kernels import python_entry
 from collision.solvers.iterative.colours import COLOURS, colour_manifolds
 from collision.solvers.iterative.narrowphase import PARALLEL_PAIRS
 from collision.solvers.iterative.passes import PARALLEL_COLOUR
-from collision.solvers.iterative.warm_start import prepare_points
+from collision.solvers.iterative.store import store_results, store_results_threaded
+from collision.solvers.iterative.warm_start import empty_prepared, prepare_points
 from collision.threads import fast_layer
 from tests.collision.kernel_records import bodies_of, iterative_settings, points_of, previous_points
 
@@ -246,3 +247,39 @@ def test_warm_start_finds_each_pairs_previous_points_on_any_thread_count(threads
     np.testing.assert_allclose(prepared.cross_a[:, 0], arm_x_normal, atol=1e-12)
     np.testing.assert_array_equal(prepared.body_a, a)
     np.testing.assert_array_equal(prepared.body_b, b)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_soft_steps_results_are_stored_the_same_on_one_and_two_threads(seed: int) -> None:
+    """store_results_threaded (two halves split by where the points are stored) writes what
+    store_results writes: every body row, every point's impulses and totals, an empty
+    manifold's nothing."""
+    rng = np.random.default_rng(seed)
+    n, groups = 301, 997
+    sizes = rng.choice([0, 1, 2], size=groups, p=[0.05, 0.25, 0.7])
+    c = int(sizes.sum())
+    first = np.concatenate([[0], np.cumsum(sizes)])
+    # Manifolds packed in a shuffled (colour) order, each one's points consecutive.
+    packed_order = rng.permutation(groups)
+    link = np.zeros((groups, 4), dtype=np.int64)
+    perm = np.empty(c, dtype=np.int64)
+    q = 0
+    for g, original in enumerate(packed_order):
+        link[g] = (rng.integers(n), rng.integers(n), q, q + sizes[original])
+        perm[q : q + sizes[original]] = first[original] + np.arange(sizes[original])
+        q += sizes[original]
+    columns = (rng.random((12, groups)), rng.random((12, groups)))
+    packed = (rng.random((2, 2, groups)), link, perm)
+    body = rng.random((n + 1, 8))
+    results = []
+    for store in (store_results, python_entry(store_results_threaded)):
+        velocity, angular_velocity = np.full((n, 2), np.nan), np.full(n, np.nan)
+        prepared = empty_prepared.py_func(c)
+        prepared.normal_impulse[:] = prepared.tangent_impulse[:] = np.nan
+        totals = (np.full(c, np.nan), np.full(c, np.nan), np.full(c, np.nan))
+        store(velocity, angular_velocity, body, columns, packed, prepared, totals)
+        impulses = (prepared.normal_impulse, prepared.tangent_impulse)
+        results.append((velocity, angular_velocity, *impulses, *totals))
+    for serial, threaded in zip(*results, strict=True):
+        assert not np.isnan(serial).any()  # every row and point written
+        np.testing.assert_array_equal(serial, threaded)

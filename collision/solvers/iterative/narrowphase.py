@@ -20,11 +20,8 @@ from numba import njit, prange
 
 from collision.bodies import Bodies
 from collision.broadphase import (
-    REFIT_SHARE,
     candidate_pairs,
     candidate_pairs_threaded,
-    grown_box,
-    refit_pairs,
     swept_bounds,
     transform_and_bound_threaded,
     transform_vertices,
@@ -32,6 +29,7 @@ from collision.broadphase import (
 from collision.geometry import UNCOUNTED, Index, slot
 from collision.kernels import compiled_only, stage
 from collision.manifold import edge_normals, manifold_kernel
+from collision.refit import REFIT_SHARE, grown_box, refit_pairs
 from collision.solvers.iterative.cracks import drop_internal_edges
 from collision.solvers.iterative.points import Points
 from collision.solvers.protocol import StepContext
@@ -319,7 +317,15 @@ def _threaded_manifolds(
     )
     counts = np.empty(m, dtype=np.int64)
     _pair_manifolds_threaded(shapes, pairs, reach, normals, slots, counts)
-    return _gather_slots(slots, counts, points)
+    # The second half's pairs' points go after the first half's.
+    first = np.int64(0)
+    for p in range(m // 2):
+        first += counts[p]
+    _gather_halves(slots, counts, points, first)
+    total = first
+    for p in range(m // 2, m):
+        total += counts[p]
+    return total
 
 
 # Without numba's reference counting (UNCOUNTED, see collision/geometry.py), so that the views
@@ -420,12 +426,29 @@ def _pair_manifolds_threaded(
         normal[p, 1] = ny
 
 
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _gather_half(half: int, slots: Points, counts: np.ndarray, points: Points, first: Index) -> None:
+    """:func:`_gather_slots` of half ``half`` (0, 1) of the pairs, the second half's points
+    from row ``first`` (the first half's count). Inlined by LLVM, not numba: stores numba
+    inlines into a threaded loop's body can be lost."""
+    m = counts.shape[0]
+    span = (half * (m // 2), m if half else m // 2)
+    _gather_slots(slots, counts, points, span, first if half else np.int64(0))
+
+
+@compiled_only(parallel=True)
+def _gather_halves(slots: Points, counts: np.ndarray, points: Points, first: Index) -> None:
+    """:func:`_gather_half` of both halves of the pairs at once (the records are arguments of
+    their own: numba's parallel loop cannot rebuild one unpacked from a tuple)."""
+    for half in prange(2):
+        _gather_half(half, slots, counts, points, first)
+
+
 @compiled_only(**UNCOUNTED)
-def _gather_slots(slots: Points, counts: np.ndarray, points: Points) -> Index:
-    """The points of :func:`_pair_manifolds_threaded`'s slots into ``points``, in pair order;
-    returns how many."""
-    c: Index = np.int64(0)
-    for p in range(counts.shape[0]):
+def _gather_slots(slots: Points, counts: np.ndarray, points: Points, span: tuple, c: Index) -> Index:
+    """The points of :func:`_pair_manifolds_threaded`'s slots of the pairs ``span`` = ``(first,
+    end)`` into ``points`` from row ``c``, in pair order; returns the row after them."""
+    for p in range(span[0], span[1]):
         for q in range(counts[p]):
             s = 2 * p + q
             points.pair_index[c] = p

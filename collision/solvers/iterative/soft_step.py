@@ -85,6 +85,7 @@ from collision.solvers.iterative.passes import (
 )
 from collision.solvers.iterative.restitution import impact_threshold
 from collision.solvers.iterative.softness import soft_coefficients, softness_table
+from collision.solvers.iterative.store import store_results, store_results_threaded
 from collision.solvers.iterative.warm_start import Manifolds, Prepared, manifold_link, manifold_links
 from collision.solvers.protocol import StepContext
 from collision.tolerances import (
@@ -453,70 +454,6 @@ def run_substeps(
     return total
 
 
-# A kernel inlined by LLVM, not by numba: numba's dead-code removal can drop the writes of a
-# step it inlines into a parallel loop's body (tests/collision/test_parallel_stores.py).
-@compiled_only(forceinline=True, **UNCOUNTED)
-def _store_manifold(
-    point: tuple, packed_total: np.ndarray, link: np.ndarray, perm: np.ndarray, prepared: Prepared,
-    out: tuple, g: int,
-) -> None:  # fmt: skip
-    """Manifold ``g``'s points' columns (``point`` = ``(first, second)``) back to the prepared
-    points: the last substep's impulses, and into ``out`` = ``(max_normal_impulse, total_normal,
-    total_tangent)`` the largest normal impulse and the totals over the substeps."""
-    first, second = point
-    max_normal_impulse, total_normal, total_tangent = out
-    q0 = link[g, 2]
-    if link[g, 3] == q0:
-        return  # an empty manifold
-    k = slot(perm[q0])
-    prepared.normal_impulse[k] = first[P_NI, g]
-    prepared.tangent_impulse[k] = first[P_TI, g]
-    max_normal_impulse[k] = first[P_MAXNI, g]
-    total_normal[k] = packed_total[0, 0, g]
-    total_tangent[k] = packed_total[0, 1, g]
-    if link[g, 3] - q0 == 2:
-        k = slot(perm[q0 + 1])
-        prepared.normal_impulse[k] = second[P_NI, g]
-        prepared.tangent_impulse[k] = second[P_TI, g]
-        max_normal_impulse[k] = second[P_MAXNI, g]
-        total_normal[k] = packed_total[1, 0, g]
-        total_tangent[k] = packed_total[1, 1, g]
-
-
-@njit(cache=True, inline="always")
-def _store_serial(
-    velocity: np.ndarray, angular_velocity: np.ndarray, body: np.ndarray, points: tuple, prepared: Prepared,
-    out: tuple,
-) -> None:  # fmt: skip
-    """:func:`_store_threaded` on one thread."""
-    point, packed_total, link, perm = points
-    for i in range(velocity.shape[0]):
-        velocity[i, 0] = body[i, B_VX]
-        velocity[i, 1] = body[i, B_VY]
-        angular_velocity[i] = body[i, B_W]
-    for g in range(link.shape[0]):
-        _store_manifold(point, packed_total, link, perm, prepared, out, g)
-
-
-@compiled_only(parallel=True, **UNCOUNTED)
-def _store_threaded(
-    velocity: np.ndarray, angular_velocity: np.ndarray, body: np.ndarray, points: tuple, prepared: Prepared,
-    out: tuple,
-) -> None:  # fmt: skip
-    """The soft step's results back to the bodies' ``velocity``, ``angular_velocity`` and, as
-    :func:`_store_manifold` does, to the ``prepared`` points (``points`` = ``(point,
-    packed_total, link, perm)``), row by row and manifold by manifold on numba's threads. The
-    record is an argument of its own: numba's parallel loop cannot rebuild one unpacked from a
-    tuple."""
-    point, packed_total, link, perm = points
-    for i in prange(velocity.shape[0]):
-        velocity[i, 0] = body[i, B_VX]
-        velocity[i, 1] = body[i, B_VY]
-        angular_velocity[i] = body[i, B_W]
-    for g in prange(link.shape[0]):
-        _store_manifold(point, packed_total, link, perm, prepared, out, g)
-
-
 @stage()
 def soft_step(
     bodies: Bodies,
@@ -579,14 +516,16 @@ def soft_step(
     max_normal_impulse = out[0]
     total_normal = out[1]
     total_tangent = out[2]
-    stored = ((point[0], point[1]), packed_total, link, perm)
+    velocity, angular_velocity = bodies.velocity, bodies.angular_velocity
+    columns = (point[0], point[1])
+    packed = (packed_total, link, perm)
     totals = (max_normal_impulse, total_normal, total_tangent)
     if threads is None:
-        _store_serial(bodies.velocity, bodies.angular_velocity, body, stored, prepared, totals)
+        store_results(velocity, angular_velocity, body, columns, packed, prepared, totals)
     elif threads < 2:
-        _store_serial(bodies.velocity, bodies.angular_velocity, body, stored, prepared, totals)
+        store_results(velocity, angular_velocity, body, columns, packed, prepared, totals)
     else:
-        _store_threaded(bodies.velocity, bodies.angular_velocity, body, stored, prepared, totals)
+        store_results_threaded(velocity, angular_velocity, body, columns, packed, prepared, totals)
     wrap_angles(bodies.angle)
     profiling.lap(context.ticks, profiling.STORE, start)
     return total_normal, total_tangent, max_normal_impulse
