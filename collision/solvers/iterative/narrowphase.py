@@ -101,10 +101,11 @@ def cached_pairs(
             fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     kept = np.empty_like(fat_pairs)
+    # np.int64(0), not a literal: _meeting_span would be compiled for it besides the halves' int64.
     if threads is None:
-        m = _meeting_span(fat_pairs, (lo, hi), kept, 0, fat_pairs.shape[0])
+        m = _meeting_span(fat_pairs, (lo, hi), kept, np.int64(0), fat_pairs.shape[0])
     elif threads < 2:
-        m = _meeting_span(fat_pairs, (lo, hi), kept, 0, fat_pairs.shape[0])
+        m = _meeting_span(fat_pairs, (lo, hi), kept, np.int64(0), fat_pairs.shape[0])
     else:
         spans = np.empty((2, 2), dtype=np.int64)  # each half's first row and how many it kept
         _meeting_halves(fat_pairs, lo, hi, kept, spans)
@@ -322,10 +323,7 @@ def _threaded_manifolds(
     for p in range(m // 2):
         first += counts[p]
     _gather_halves(slots, counts, points, first)
-    total = first
-    for p in range(m // 2, m):
-        total += counts[p]
-    return total
+    return first + counts[m // 2 :].sum()
 
 
 # Without numba's reference counting (UNCOUNTED, see collision/geometry.py), so that the views
