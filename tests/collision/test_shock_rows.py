@@ -198,6 +198,22 @@ def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_orde
         assert value[r, shock_rows.S_IMB] == (0.0 if held == 2 else inv_mass[b])
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_touching_manifold_the_pass_cannot_move_makes_no_stop_row_on_either_thread_count(seed: int) -> None:
+    """Every body fixed: manifolds touch, but no row on one thread and no touch flag on two
+    (the rows' values are made before the travels are known and flagged after them)."""
+    case = random_contacts(seed)
+    case["masses"] = (np.zeros(N_BODIES), np.zeros(N_BODIES))
+    assert touching_manifolds(case)
+    arguments = (case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"])
+    serial = python_entry(shock_rows.stop_rows)(*arguments, None)
+    assert serial[0].shape[0] == 0
+    index, _ = python_entry(shock_rows.stop_rows)(*arguments, 2)
+    assert index.shape[0] == MANIFOLDS
+    assert not index[:, shock_rows.S_TOUCH_0].any()
+    assert not index[:, shock_rows.S_TOUCH_1].any()
+
+
 @pytest.mark.parametrize("threads", [None, 2])
 @pytest.mark.parametrize("seed", range(8))
 def test_the_packed_stop_passes_move_the_bodies_as_the_passes_over_the_points_do(

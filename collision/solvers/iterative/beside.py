@@ -8,8 +8,10 @@ iterations, each a task; collision.tasks hands their arguments across):
 
 - the colouring (soft_step.colour_rows) beside the shock's topology (shock.shock_topology:
   layers, holds, loads), which reads only the contacts and the masses, before the soft step;
-- restitution (restitution.apply_restitution: velocities and impulses) beside the shock's
-  travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it;
+- restitution (restitution.apply_restitution: velocities and impulses) and then the stop
+  passes' rows but their touch flags (shock_rows.stop_values: contacts and masses) beside the
+  shock's travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it; the
+  touch flags, which read the travels, follow on every thread (shock_rows.stop_touches);
 - the shock's stop passes (velocities) beside the packing of the step's contacts
   (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
   (what runs between, the continuous pass and the islands, changes neither).
@@ -35,7 +37,7 @@ from collision.solvers.iterative.shock import (
     topology_room,
     travel_room,
 )
-from collision.solvers.iterative.shock_rows import stop_pass, stop_rows
+from collision.solvers.iterative.shock_rows import stop_pass, stop_room, stop_touches, stop_values
 from collision.solvers.iterative.soft_step import colour_rows
 from collision.solvers.iterative.store import pack_contacts, pack_contacts_into, packed_room
 from collision.tasks import flat_leaves, nesting_token, rebuilt_value
@@ -107,9 +109,11 @@ def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[t
 @compiled_only()
 def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
     """Task 0: the shock's travels and, where a point is deep and ``loaded``, its lift;
-    ``found[0]`` 1 if lifted. Task 1: restitution. The arguments ``(restitution, shock,
-    travelled, topology, loaded)`` (see :func:`respond_beside`) from ``flat`` and ``token``."""
-    restitution, shock, travelled, topology, loaded = rebuilt_value(flat, token)
+    ``found[0]`` 1 if lifted. Task 1: restitution and, if ``loaded`` (else there is no lift
+    and no stop pass), the stop rows but their touch flags into ``stops``. The arguments
+    ``(restitution, shock, travelled, topology, loaded, stops)`` (see :func:`respond_beside`)
+    from ``flat`` and ``token``."""
+    restitution, shock, travelled, topology, loaded, stops = rebuilt_value(flat, token)
     if task == 0:
         pose, _, start, masses, contacts, settings = shock
         if shock_travel(pose, start, contacts, settings, travelled) and loaded:
@@ -117,6 +121,10 @@ def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) 
             found[0] = 1
     else:
         apply_restitution(*restitution)
+        if loaded:
+            _, _, _, masses, (points, prepared, _), _ = shock
+            link, order, layer, held, _ = topology
+            stop_values(points, prepared, (link, order, layer), held, masses, stops)
 
 
 @compiled_only(parallel=True)
@@ -157,23 +165,25 @@ def respond_beside(
     """Restitution (``restitution``: apply_restitution's arguments) then the shock
     (``shock``: propagate_shock's but the threads), the topology ``found`` = ``(topology,
     loaded)`` by :func:`colour_beside_topology`, then the step's contacts packed (``store``:
-    store.pack_contacts' arguments), which it returns: on two threads or more, restitution
-    beside the shock's travels and lift, then its stop passes beside the packing (which reads
-    no velocity); else one after the other in full."""
+    store.pack_contacts' arguments), which it returns: on two threads or more, restitution and
+    the stop rows' values beside the shock's travels and lift, then the rows' touch flags on
+    every thread, then the stop passes beside the packing (which reads no velocity); else one
+    after the other in full."""
     points, c, prepared, totals, rows = store
     if threads < 2:
         apply_restitution(*restitution)
         propagate_shock(*shock, threads)
         return pack_contacts(points, c, prepared, totals, rows)
     topology, loaded = found
-    pose, velocity, _, masses, contacts, settings = shock
+    pose, velocity, _, _, _, settings = shock
     travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])
     lifted = np.zeros(1, dtype=np.int64)
-    _restitution_and_lift((restitution, shock, travelled, topology, loaded), lifted)
+    stops = stop_room(topology[1].shape[0])
+    _restitution_and_lift((restitution, shock, travelled, topology, loaded, stops), lifted)
     packed = packed_room(c)
     if lifted[0] == 1:
-        link, order, layer, held, _ = topology
-        stops = stop_rows(travelled[0], points, prepared, (link, order, layer), held, masses, threads)
+        link, order, layer, _, _ = topology
+        stop_touches(travelled[0], points, prepared, (link, order, layer), stops)
         _stops_and_pack(((velocity, stops, settings[1]), store, packed))
     else:
         pack_contacts_into(points, c, prepared, totals, rows, packed)

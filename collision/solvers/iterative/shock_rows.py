@@ -147,6 +147,13 @@ def lift_pass(travel: np.ndarray, budget: np.ndarray, rows: tuple, up: tuple[flo
 
 
 @compiled_only()
+def stop_room(groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Room for the stop rows of ``groups`` manifolds: ``(index (groups, 6) int64, value
+    (groups, STOP_COLUMNS))``."""
+    return np.empty((groups, 6), dtype=np.int64), np.empty((groups, STOP_COLUMNS))
+
+
+@compiled_only()
 def stop_rows(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
     threads: int | None,
@@ -156,18 +163,19 @@ def stop_rows(
     (``masses``: the solver's ``(inv_mass, inv_inertia)``, the held body's counted as zero).
     Returns the rows (see S_*); the travels do not change between the passes, so neither do
     they. On ``threads`` threads when two or more (None: a small world's), a row per manifold
-    of the walk in its place: those that make no stop have neither touch flag (S_TOUCH_0,
-    S_TOUCH_1) set, which :func:`stop_pass` skips, so the passes are the same; moving the
-    kept rows up took as long as making them."""
+    of the walk in its place (:func:`stop_values`, then :func:`stop_touches` on the threads):
+    those that make no stop have neither touch flag (S_TOUCH_0, S_TOUCH_1) set, which
+    :func:`stop_pass` skips, so the passes are the same; moving the kept rows up took as long
+    as making them."""
     groups = walk[1].shape[0]
-    index = np.empty((groups, 6), dtype=np.int64)
-    value = np.empty((groups, STOP_COLUMNS))
+    index, value = stop_room(groups)
     if threads is None:
         m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
     elif threads < 2:
         m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
     else:
-        _stop_rows_threaded(travel, points, prepared, walk, held, masses, (index, value))
+        stop_values(points, prepared, walk, held, masses, (index, value))
+        stop_touches(travel, points, prepared, walk, (index, value))
         m = groups
     return index[:m], value[:m]
 
@@ -189,30 +197,6 @@ def _stop_rows_in_order(
     return m
 
 
-@compiled_only(parallel=True, **UNCOUNTED)
-def _stop_rows_threaded(
-    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
-    out: tuple,
-) -> None:  # fmt: skip
-    """Row ``gg`` of ``out`` = ``(index, value)`` for the ``gg``-th manifold of the walk, on
-    numba's threads; a row that makes no stop with neither touch flag (see :func:`stop_rows`)."""
-    for gg in prange(walk[1].shape[0]):
-        _stop_row_in_place(travel, points, prepared, walk, held, masses, gg, out)
-
-
-@compiled_only(forceinline=True, **UNCOUNTED)
-def _stop_row_in_place(
-    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
-    gg: int, out: tuple,
-) -> None:  # fmt: skip
-    """The ``gg``-th manifold of the walk's stop row into row ``gg`` of ``out`` = ``(index,
-    value)``; if it makes none, only its touch flags, both 0 (the pass skips the row)."""
-    if not _stop_row(travel, points, prepared, walk, held, masses, gg, out, gg):
-        index = out[0]
-        index[gg, S_TOUCH_0] = 0
-        index[gg, S_TOUCH_1] = 0
-
-
 @compiled_only(forceinline=True, **UNCOUNTED)
 def _stop_row(
     travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
@@ -220,16 +204,42 @@ def _stop_row(
 ) -> bool:  # fmt: skip
     """The ``gg``-th manifold of the walk's stop row into row ``m`` of ``out`` = ``(index,
     value)`` if it makes one (see :func:`stop_rows`); whether it does."""
+    touch0, touch1 = _touches(travel, points, prepared, walk, gg)
+    if not (touch0 or touch1):
+        return False
+    if not _stop_values(points, prepared, walk, held, masses, gg, out, m):
+        return False
+    index = out[0]
+    index[m, S_TOUCH_0] = touch0
+    index[m, S_TOUCH_1] = touch1
+    return True
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _touches(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, gg: int
+) -> tuple[bool, bool]:
+    """Whether each point of the ``gg``-th manifold of the walk touches after ``travel``."""
+    link, order, _ = walk
+    _, _, k0, k1 = manifold_link(link, order[gg])
+    touch0 = separation_after(travel, points, prepared, k0) <= 0.0
+    # A one-point manifold's second point is its first.
+    touch1 = touch0 if k1 == k0 else separation_after(travel, points, prepared, k1) <= 0.0
+    return touch0, touch1
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _stop_values(
+    points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple, gg: int, out: tuple,
+    m: int,
+) -> bool:  # fmt: skip
+    """The ``gg``-th manifold of the walk's stop row but its touch flags into row ``m`` of
+    ``out`` = ``(index, value)``, if the pass can move one of its bodies; whether it can."""
     link, order, _ = walk
     index, value = out
     inv_mass, inv_inertia = masses
     g = order[gg]
     a, b, k0, k1 = manifold_link(link, g)
-    touch0 = separation_after(travel, points, prepared, k0) <= 0.0
-    # A one-point manifold's second point is its first.
-    touch1 = touch0 if k1 == k0 else separation_after(travel, points, prepared, k1) <= 0.0
-    if not (touch0 or touch1):
-        return False
     hold = held[g]
     ima = 0.0 if hold == 1 else inv_mass[a]
     iia = 0.0 if hold == 1 else inv_inertia[a]
@@ -245,8 +255,6 @@ def _stop_row(
     index[m, S_A] = a
     index[m, S_B] = b
     index[m, S_HELD] = hold
-    index[m, S_TOUCH_0] = touch0
-    index[m, S_TOUCH_1] = touch1
     index[m, S_TWO] = k1 != k0
     row = value[m]
     row[S_NX_0] = points.normal[k0, 0]
@@ -265,6 +273,41 @@ def _stop_row(
     row[S_K12] = ima + imb + iia * rna0 * rna1 + iib * rnb0 * rnb1
     row[S_K22] = ima + imb + iia * rna1 * rna1 + iib * rnb1 * rnb1
     return True
+
+
+@compiled_only(**UNCOUNTED)
+def stop_values(
+    points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple, out: tuple
+) -> None:
+    """Every stop row (see :func:`stop_rows`, on two threads or more) but its touch flags, on
+    this thread: they read no travel or velocity, so the rows can be made beside restitution
+    and the lift and touched by :func:`stop_touches` after them. A row the pass cannot move
+    gets ``S_K11`` 0."""
+    value = out[1]
+    for gg in range(walk[1].shape[0]):
+        if not _stop_values(points, prepared, walk, held, masses, gg, out, gg):
+            value[gg, S_K11] = 0.0
+
+
+@compiled_only(parallel=True, **UNCOUNTED)
+def stop_touches(travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, out: tuple) -> None:
+    """The touch flags of the rows :func:`stop_values` made into ``out``, after ``travel``, on
+    numba's threads: a row the pass cannot move touches nowhere, and :func:`stop_pass` skips
+    it as one whose points are all apart."""
+    for gg in prange(walk[1].shape[0]):
+        _touch_in_place(travel, points, prepared, walk, gg, out)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _touch_in_place(
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, gg: int, out: tuple
+) -> None:
+    """:func:`stop_touches` of row ``gg``."""
+    index, value = out
+    touch0, touch1 = _touches(travel, points, prepared, walk, gg)
+    movable = not value[gg, S_K11] <= 0.0
+    index[gg, S_TOUCH_0] = touch0 and movable
+    index[gg, S_TOUCH_1] = touch1 and movable
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
