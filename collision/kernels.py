@@ -31,7 +31,7 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
-Importing this module applies collision.numba_trims (eight of numba's own costs trimmed,
+Importing this module applies collision.numba_trims (nine of numba's own costs trimmed,
 each giving numba's own result).
 """
 

@@ -382,6 +382,60 @@ def test_quick_flag_comparisons_give_numba_s_own_answers() -> None:
     assert {nrt_default: 1}[plain] == 1 and nrt_on not in {plain: 1}
 
 
+def test_remembered_call_types_give_numba_s_own_answers() -> None:
+    """Typing a call (collision.numba_trims.remembered_call_types) gives, the first time and
+    when remembered, numba's own signature and files numba's own implementation key for
+    lowering, under two sets of compile flags (``np.empty``'s implementation is compiled for
+    each, and a remembered answer files its own again); a call no template types raises each
+    time."""
+    import operator
+
+    from numba.core import errors, targetconfig, types
+    from numba.core.compiler import Flags
+    from numba.core.registry import cpu_target
+    from numba.core.types import functions
+
+    get_call_type = functions.BaseFunction.get_call_type
+    assert getattr(get_call_type, "_polycolly_quick", False)
+    numba_own = get_call_type.__wrapped__
+    context = cpu_target.typing_context
+    context.refresh()
+    checked, unchecked = Flags(), Flags()
+    checked.nrt = unchecked.nrt = True
+    checked.boundscheck = True
+    unchecked.boundscheck = False
+    calls = [
+        (operator.mul, (types.float64, types.float64)),
+        (operator.mul, (types.int64, types.float64)),
+        (operator.getitem, (types.float64[:, ::1], types.UniTuple(types.int64, 2))),
+        (np.empty, (types.int64,)),
+        (min, (types.float64, types.float64)),
+    ]
+    empty_keys = []
+    for flags in (checked, unchecked):
+        with targetconfig.ConfigStack().enter(flags):
+            for function, args in calls:
+                fnty = context.resolve_value_type(function)
+                first = get_call_type(fnty, context, args, {})
+                remembered = get_call_type(fnty, context, args, {})
+                filed = fnty._impl_keys[remembered.args]
+                own = numba_own(fnty, context, args, {})
+                assert first == remembered == own
+                assert fnty._impl_keys[own.args] is filed
+                if function is np.empty:
+                    empty_keys.append(filed)
+            fnty = context.resolve_value_type(operator.mul)
+            for _ in range(2):
+                with pytest.raises(errors.TypingError):
+                    get_call_type(fnty, context, (types.unicode_type, types.float64), {})
+    assert empty_keys[0] is not empty_keys[1]  # the flags matter, and are part of the key
+    # Remembered after the other flags' typing filed their key: its own key is filed again.
+    empty = context.resolve_value_type(np.empty)
+    with targetconfig.ConfigStack().enter(checked):
+        remembered = get_call_type(empty, context, (types.int64,), {})
+    assert empty._impl_keys[remembered.args] is empty_keys[0]
+
+
 @pytest.mark.skipif(not JIT, reason="numba reads no bytecode without the JIT")
 def test_quick_with_rewrite_gives_numba_s_result(monkeypatch: pytest.MonkeyPatch) -> None:
     """On a function's IR as numba reads it (before its rewrites): the quick rewrite gives what
