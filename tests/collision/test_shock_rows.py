@@ -155,6 +155,21 @@ def touching_manifolds(case: dict) -> dict:
     return touching
 
 
+def stop_rows_on(case: dict, threads: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """The stop rows of ``case`` as a step makes them: on one thread (None) by
+    ``shock_rows.stop_rows``; on two, as a big world's step does, every row in its place by
+    ``stop_values`` (beside restitution) and then ``stop_touches`` (on the threads)."""
+    walk, masses = case["walk"], case["masses"]
+    if threads is None:
+        return python_entry(shock_rows.stop_rows)(
+            case["travel"], case["points"], case["prepared"], walk, case["held"], masses
+        )
+    rows = python_entry(shock_rows.stop_room)(walk[1].shape[0])
+    python_entry(shock_rows.stop_values)(case["points"], case["prepared"], walk, case["held"], masses, rows)
+    python_entry(shock_rows.stop_touches)(case["travel"], case["points"], case["prepared"], walk, rows)
+    return rows
+
+
 @pytest.mark.parametrize("threads", [None, 2])
 @pytest.mark.parametrize("seed", range(8))
 def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_order(
@@ -165,17 +180,13 @@ def test_the_stop_rows_are_the_touching_manifolds_the_pass_can_move_in_walk_orde
     case = random_contacts(seed)
     link, order, _ = case["walk"]
     inv_mass = case["masses"][0]
-    index, value = python_entry(shock_rows.stop_rows)(
-        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], threads
-    )
+    index, value = stop_rows_on(case, threads)
     if threads is not None:
         assert index.shape[0] == order.shape[0]  # a row per manifold of the walk
         stops = (index[:, shock_rows.S_TOUCH_0] != 0) | (index[:, shock_rows.S_TOUCH_1] != 0)
         assert not stops.all()  # some rows make no stop and are flagged so
         index, value = index[stops], value[stops]
-        serial = python_entry(shock_rows.stop_rows)(
-            case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], None
-        )
+        serial = stop_rows_on(case, None)
         np.testing.assert_array_equal(index, serial[0])
         np.testing.assert_array_equal(value, serial[1])
     touching = touching_manifolds(case)
@@ -205,10 +216,9 @@ def test_a_touching_manifold_the_pass_cannot_move_makes_no_stop_row_on_either_th
     case = random_contacts(seed)
     case["masses"] = (np.zeros(N_BODIES), np.zeros(N_BODIES))
     assert touching_manifolds(case)
-    arguments = (case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"])
-    serial = python_entry(shock_rows.stop_rows)(*arguments, None)
+    serial = stop_rows_on(case, None)
     assert serial[0].shape[0] == 0
-    index, _ = python_entry(shock_rows.stop_rows)(*arguments, 2)
+    index, _ = stop_rows_on(case, 2)
     assert index.shape[0] == MANIFOLDS
     assert not index[:, shock_rows.S_TOUCH_0].any()
     assert not index[:, shock_rows.S_TOUCH_1].any()
@@ -221,9 +231,7 @@ def test_the_packed_stop_passes_move_the_bodies_as_the_passes_over_the_points_do
 ) -> None:
     """The rows made on one thread or on two (with the rows that make no stop in place)."""
     case = random_contacts(seed)
-    rows = python_entry(shock_rows.stop_rows)(
-        case["travel"], case["points"], case["prepared"], case["walk"], case["held"], case["masses"], threads
-    )
+    rows = stop_rows_on(case, threads)
     linear, angular = case["velocity"]
     start = linear.copy()
     packed = (linear.copy(), angular.copy())

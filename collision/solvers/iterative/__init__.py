@@ -408,7 +408,7 @@ def solve(
     packed = None
     if threads is None:
         apply_restitution(*restitution)
-        propagate_shock(*shock, threads)
+        propagate_shock(*shock)
     else:
         store = (points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
         packed = respond_beside(restitution, shock, (topology, loaded), store, threads)

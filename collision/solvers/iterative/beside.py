@@ -163,7 +163,7 @@ def respond_beside(
     restitution: tuple, shock: tuple, found: tuple, store: tuple, threads: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Restitution (``restitution``: apply_restitution's arguments) then the shock
-    (``shock``: propagate_shock's but the threads), the topology ``found`` = ``(topology,
+    (``shock``: propagate_shock's arguments), the topology ``found`` = ``(topology,
     loaded)`` by :func:`colour_beside_topology`, then the step's contacts packed (``store``:
     store.pack_contacts' arguments), which it returns: on two threads or more, restitution and
     the stop rows' values beside the shock's travels and lift, then the rows' touch flags on
@@ -172,7 +172,7 @@ def respond_beside(
     points, c, prepared, totals, rows = store
     if threads < 2:
         apply_restitution(*restitution)
-        propagate_shock(*shock, threads)
+        propagate_shock(*shock)
         return pack_contacts(points, c, prepared, totals, rows)
     topology, loaded = found
     pose, velocity, _, _, _, settings = shock

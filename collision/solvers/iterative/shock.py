@@ -414,13 +414,12 @@ def lift_planned(
 
 @njit(cache=True, inline="always")
 def stop_planned(
-    velocity: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple,
-    threads: int | None,
-) -> None:  # fmt: skip
+    velocity: tuple, masses: tuple, contacts: tuple, settings: tuple, travelled: tuple, topology: tuple
+) -> None:
     """The stop passes after :func:`lift_planned` (and restitution): changes ``velocity``."""
     points, prepared, _ = contacts
     link, order, layer, held, _ = topology
-    stops = stop_rows(travelled[0], points, prepared, (link, order, layer), held, masses, threads)
+    stops = stop_rows(travelled[0], points, prepared, (link, order, layer), held, masses)
     for _ in range(settings[1]):
         stop_pass(velocity, stops)
 
@@ -433,7 +432,6 @@ def propagate_shock(
     masses: tuple,
     contacts: tuple,
     settings: tuple,
-    threads: int | None,
 ) -> None:
     """The stage (module docstring) after the soft step and restitution moved ``pose``
     (``position (n, 2)``, ``angle (n,)``) from ``start`` (their values at the start of the
@@ -455,4 +453,4 @@ def propagate_shock(
     if not shock_topology(masses, contacts, settings, topology):
         return
     lift_planned(pose, masses, contacts, settings, travelled, topology)
-    stop_planned(velocity, masses, contacts, settings, travelled, topology, threads)
+    stop_planned(velocity, masses, contacts, settings, travelled, topology)

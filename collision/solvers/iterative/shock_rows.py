@@ -155,28 +155,18 @@ def stop_room(groups: int) -> tuple[np.ndarray, np.ndarray]:
 
 @compiled_only()
 def stop_rows(
-    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple,
-    threads: int | None,
-) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    travel: np.ndarray, points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple
+) -> tuple[np.ndarray, np.ndarray]:
     """The manifolds the stop passes visit, in ``walk`` (``(link, order, layer)``) order: those
     with a touching point (separation <= 0 after ``travel``) and a body the pass can move
     (``masses``: the solver's ``(inv_mass, inv_inertia)``, the held body's counted as zero).
     Returns the rows (see S_*); the travels do not change between the passes, so neither do
-    they. On ``threads`` threads when two or more (None: a small world's), a row per manifold
-    of the walk in its place (:func:`stop_values`, then :func:`stop_touches` on the threads):
-    those that make no stop have neither touch flag (S_TOUCH_0, S_TOUCH_1) set, which
-    :func:`stop_pass` skips, so the passes are the same; moving the kept rows up took as long
-    as making them."""
-    groups = walk[1].shape[0]
-    index, value = stop_room(groups)
-    if threads is None:
-        m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
-    elif threads < 2:
-        m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
-    else:
-        stop_values(points, prepared, walk, held, masses, (index, value))
-        stop_touches(travel, points, prepared, walk, (index, value))
-        m = groups
+    they. On one thread; a big world's step makes a row per manifold of the walk in its place
+    on two (:func:`stop_values`, then :func:`stop_touches`), those that make no stop with
+    neither touch flag (S_TOUCH_0, S_TOUCH_1) set, which :func:`stop_pass` skips, so the passes
+    are the same (moving the kept rows up took as long as making them)."""
+    index, value = stop_room(walk[1].shape[0])
+    m = _stop_rows_in_order(travel, points, prepared, walk, held, masses, (index, value))
     return index[:m], value[:m]
 
 
@@ -279,10 +269,10 @@ def _stop_values(
 def stop_values(
     points: Points, prepared: Prepared, walk: tuple, held: np.ndarray, masses: tuple, out: tuple
 ) -> None:
-    """Every stop row (see :func:`stop_rows`, on two threads or more) but its touch flags, on
-    this thread: they read no travel or velocity, so the rows can be made beside restitution
-    and the lift and touched by :func:`stop_touches` after them. A row the pass cannot move
-    gets ``S_K11`` 0."""
+    """Every stop row (see :func:`stop_rows`) in its place but its touch flags, on this
+    thread: they read no travel or velocity, so the rows can be made beside restitution and the
+    lift and touched by :func:`stop_touches` after them. A row the pass cannot move gets
+    ``S_K11`` 0."""
     value = out[1]
     for gg in range(walk[1].shape[0]):
         if not _stop_values(points, prepared, walk, held, masses, gg, out, gg):
