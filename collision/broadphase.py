@@ -1,4 +1,4 @@
-"""Broadphase: candidate pairs from bounding boxes swept over the step (sort and sweep).
+"""Broadphase: candidate pairs from bounding boxes swept over the step (sort and sweep, in strips).
 
 Every function here is compiled with numba and works on the world's structure-of-arrays
 state. Shapes: ``n`` bodies, ``MAX_VERTICES`` vertex slots per body.
@@ -163,30 +163,91 @@ def counting_sort(pairs: np.ndarray, m: int, column: int, n: int, out: np.ndarra
         out[q, 1] = pairs[p, 1]
 
 
+#: Height (in mean box heights along the axis the sweep does not sort on) of the strips the
+#: sweep runs in: a pile sorted along x alone met its whole column at every box (200 000
+#: tests for 8 000 boxes, 18 000 in strips). Results do not depend on it.
+STRIP_HEIGHT = 1.0
+
+
 @njit(cache=True, inline="always")
-def _sorted_boxes(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> tuple:
-    """The boxes ``lo``, ``hi (n, 2)`` sorted along the sweep axis (:func:`sweep_axis`):
-    ``(order, lo_a, hi_a, lo_b, hi_b, skip_sorted)``, box ``ii`` of the sweep being body
-    ``order[ii]``, its bounds on the sweep axis (a) and the other (b) and its ``skip`` flag,
-    each in an array of its own: the sweep's inner loop then reads memory in order instead of
-    through ``order``."""
+def _strip_of(value: float, low: float, scale: float, strips: int) -> int:
+    """The strip (0 .. ``strips`` - 1) that holds ``value`` on the other axis: ``scale`` strips
+    per unit from ``low``. Clamped, NaN to strip 0, so no box can index outside the strips;
+    monotonic, so a box's strips are a run and the pairs' too."""
+    x = (value - low) * scale
+    if not x >= 0.0:
+        return 0
+    if x >= strips:
+        return strips - 1
+    return int(x)
+
+
+@njit(cache=True, inline="always")
+def _strip_spans(lo_b: np.ndarray, hi_b: np.ndarray) -> tuple[float, float, int]:
+    """``(low, scale, strips)`` (see :func:`_strip_of`): strips of STRIP_HEIGHT mean box heights
+    over the span of the boxes ``lo_b``, ``hi_b (n,)`` on the other axis; one strip when the
+    span is empty or not finite. A box of height x reaches at most x * scale + 2 strips, and
+    scale <= 1 / (STRIP_HEIGHT * mean) + 1 / span, so the boxes make at most (2 + 2 /
+    STRIP_HEIGHT) n entries (4 n): tall boxes cannot make the strips cost more than they save."""
+    n = lo_b.shape[0]
+    low = math.inf
+    high = -math.inf
+    total = 0.0
+    for i in range(n):
+        low = min(low, lo_b[i])
+        high = max(high, hi_b[i])
+        total += hi_b[i] - lo_b[i]
+    span = high - low
+    height = STRIP_HEIGHT * total / max(n, 1)
+    if not (span > 0.0 and height > 0.0 and math.isfinite(span)):
+        return low, 0.0, 1
+    strips = int(min(span / height, n)) + 1
+    return low, strips / span, strips
+
+
+@compiled_only()
+def _strip_boxes(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray) -> tuple:
+    """The boxes ``lo``, ``hi (n, 2)`` sorted along the sweep axis (:func:`sweep_axis`), then
+    dealt into strips along the other (:func:`_strip_spans`), in sweep order within each: a box
+    is an entry of every strip it reaches. Returns ``(start (strips + 1,), cut, bounds (4, e),
+    flags (e,) bool, body (e,) int64)``: strip ``s`` holds entries ``start[s]:start[s + 1]``,
+    ``cut`` = ``(low, scale, strips)`` (see :func:`_strip_of`), entry ``k`` is body
+    ``body[k]`` with bounds ``(lo_a, hi_a, lo_b, hi_b)`` in ``bounds[:, k]`` (a: the sweep
+    axis) and its ``skip`` flag in ``flags[k]``. Each in an array of its own, in the order the
+    sweep reads them: its inner loop reads memory in order."""
     n = lo.shape[0]
     a = sweep_axis(lo, hi)
     b = 1 - a
     order = stable_argsort(lo[:, a].copy())
-    lo_a = np.empty(n)
-    hi_a = np.empty(n)
     lo_b = np.empty(n)
     hi_b = np.empty(n)
-    skip_sorted = np.empty(n, dtype=np.bool_)
+    for ii in range(n):
+        lo_b[ii] = lo[order[ii], b]
+        hi_b[ii] = hi[order[ii], b]
+    low, scale, strips = _strip_spans(lo_b, hi_b)
+    start = np.zeros(strips + 1, dtype=np.int64)
+    for ii in range(n):
+        for s in range(_strip_of(lo_b[ii], low, scale, strips), _strip_of(hi_b[ii], low, scale, strips) + 1):
+            start[s + 1] += 1
+    for s in range(strips):
+        start[s + 1] += start[s]
+    fill = start[:strips].copy()
+    entries = start[strips]
+    bounds = np.empty((4, entries))
+    flags = np.empty(entries, dtype=np.bool_)
+    body = np.empty(entries, dtype=np.int64)
     for ii in range(n):
         i = order[ii]
-        lo_a[ii] = lo[i, a]
-        hi_a[ii] = hi[i, a]
-        lo_b[ii] = lo[i, b]
-        hi_b[ii] = hi[i, b]
-        skip_sorted[ii] = skip[i]
-    return order, lo_a, hi_a, lo_b, hi_b, skip_sorted
+        for s in range(_strip_of(lo_b[ii], low, scale, strips), _strip_of(hi_b[ii], low, scale, strips) + 1):
+            k = fill[s]
+            fill[s] = k + 1
+            bounds[0, k] = lo[i, a]
+            bounds[1, k] = hi[i, a]
+            bounds[2, k] = lo_b[ii]
+            bounds[3, k] = hi_b[ii]
+            flags[k] = skip[i]
+            body[k] = i
+    return start, (low, scale, strips), bounds, flags, body
 
 
 @njit(cache=True, inline="always")
@@ -216,8 +277,10 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     ``lo``, ``hi``: ``(n, 2)`` box corners; ``skip (n,) bool`` marks bodies that never need a
     pair among themselves (static, or asleep): a pair is dropped only when both are marked.
     Returns ``(m, 2) int64``. Sort and sweep along the axis the boxes spread most along
-    (:func:`sweep_axis`); the result does not depend on the order the bodies were sorted in,
-    so it is deterministic.
+    (:func:`sweep_axis`), in strips along the other (:func:`_strip_boxes`); two boxes that
+    share several strips are paired in the one where their overlap starts. The result does
+    not depend on the order the bodies were sorted in, nor on the strips, so it is
+    deterministic.
 
     At most ``MAX_PAIRS_PER_BODY * n`` pairs: a crowd (bodies heaped on one spot) would
     otherwise make n^2 / 2 of them. Past that budget the sweep stops (the pairs it had not
@@ -225,83 +288,45 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     """
     n = lo.shape[0]
     budget = MAX_PAIRS_PER_BODY * n
-    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
+    start, (low, scale, strips), bounds, flags, body = _strip_boxes(lo, hi, skip)
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
     m = 0
     full = False
-    for ii in range(n):
-        if full:
-            break
-        top_a = hi_a[ii]
-        bottom_b = lo_b[ii]
-        top_b = hi_b[ii]
-        skip_i = skip_sorted[ii]
-        for jj in range(ii + 1, n):
-            if lo_a[jj] > top_a:
+    for s in range(strips):
+        end = start[s + 1]
+        for k in range(start[s], end):
+            if full:
                 break
-            if not _meet(bottom_b, top_b, skip_i, lo_b[jj], hi_b[jj], skip_sorted[jj]):
-                continue
-            i = order[ii]
-            j = order[jj]
-            if m == capacity:
-                if capacity == budget:
-                    crowd[0] = 1
-                    full = True
+            top_a = bounds[1, k]
+            bottom_b = bounds[2, k]
+            top_b = bounds[3, k]
+            skip_k = flags[k]
+            for q in range(k + 1, end):
+                if bounds[0, q] > top_a:
                     break
-                capacity = min(2 * capacity, budget)
-                grown = np.empty((capacity, 2), dtype=np.int64)
-                # Element by element: a slice assignment checks shapes with an error message
-                # whose string formatting numba compiles too (seconds of a cold start).
-                for q in range(m):
-                    grown[q, 0] = pairs[q, 0]
-                    grown[q, 1] = pairs[q, 1]
-                pairs = grown
-            if i < j:
-                pairs[m, 0] = i
-                pairs[m, 1] = j
-            else:
-                pairs[m, 0] = j
-                pairs[m, 1] = i
-            m += 1
-    return _sorted_pairs(pairs, m, n)
-
-
-@compiled_only(parallel=True)
-def candidate_pairs_threaded(
-    lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray
-) -> np.ndarray:
-    """:func:`candidate_pairs` with the sweep on numba's threads: each box's pairs counted, then
-    written at their offsets, in parallel; the same pairs. Past the pair budget, the
-    one-thread sweep (which stops where the budget is reached and sets ``crowd[0]``)."""
-    n = lo.shape[0]
-    order, lo_a, hi_a, lo_b, hi_b, skip_sorted = _sorted_boxes(lo, hi, skip)
-    counts = np.zeros(n + 1, dtype=np.int64)
-    for ii in prange(n):
-        k = 0
-        for jj in range(ii + 1, n):
-            if lo_a[jj] > hi_a[ii]:
-                break
-            if _meet(lo_b[ii], hi_b[ii], skip_sorted[ii], lo_b[jj], hi_b[jj], skip_sorted[jj]):
-                k += 1
-        counts[ii + 1] = k
-    for ii in range(n):
-        counts[ii + 1] += counts[ii]
-    m = int(counts[n])
-    if m > MAX_PAIRS_PER_BODY * n:
-        return candidate_pairs(lo, hi, skip, crowd)
-    pairs = np.empty((m, 2), dtype=np.int64)
-    for ii in prange(n):
-        q = counts[ii]
-        for jj in range(ii + 1, n):
-            if lo_a[jj] > hi_a[ii]:
-                break
-            if _meet(lo_b[ii], hi_b[ii], skip_sorted[ii], lo_b[jj], hi_b[jj], skip_sorted[jj]):
-                i = order[ii]
-                j = order[jj]
-                pairs[q, 0] = min(i, j)
-                pairs[q, 1] = max(i, j)
-                q += 1
+                if not _meet(bottom_b, top_b, skip_k, bounds[2, q], bounds[3, q], flags[q]):
+                    continue
+                if _strip_of(max(bottom_b, bounds[2, q]), low, scale, strips) != s:
+                    continue
+                if m == capacity:
+                    if capacity == budget:
+                        crowd[0] = 1
+                        full = True
+                        break
+                    capacity = min(2 * capacity, budget)
+                    grown = np.empty((capacity, 2), dtype=np.int64)
+                    # Element by element: a slice assignment checks shapes with an error message
+                    # whose string formatting numba compiles too (seconds of a cold start).
+                    for r in range(m):
+                        grown[r, 0] = pairs[r, 0]
+                        grown[r, 1] = pairs[r, 1]
+                    pairs = grown
+                i = body[k]
+                j = body[q]
+                pairs[m, 0] = min(i, j)
+                pairs[m, 1] = max(i, j)
+                m += 1
     return _sorted_pairs(pairs, m, n)
 
 

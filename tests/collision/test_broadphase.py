@@ -4,7 +4,13 @@ import math
 
 import numpy as np
 
-from collision.broadphase import candidate_pairs, swept_bounds, transform_vertices
+from collision.broadphase import (
+    _strip_boxes,
+    candidate_pairs,
+    sweep_axis,
+    swept_bounds,
+    transform_vertices,
+)
 from collision.kernels import python_entry
 from collision.shapes import MAX_VERTICES
 from collision.tolerances import MAX_PAIRS_PER_BODY
@@ -36,6 +42,89 @@ def test_candidate_pairs_match_brute_force() -> None:
         crowd = _flag()
         got = [tuple(p) for p in python_entry(candidate_pairs)(lo, hi, skip, crowd)]
         assert got == _brute_pairs(lo, hi, skip) and crowd[0] == 0
+
+
+def _pile_boxes(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A walled pile: a floor and two walls (skipped, as static bodies are), 40 columns of 20
+    boxes touching or nearly, rows of them sharing exact edges, and a few tall boxes that
+    reach through many rows."""
+    centre = np.array([(1.1 * c, 1.5 * r) for c in range(40) for r in range(20)], dtype=float)
+    half = np.full_like(centre, 0.55)
+    half[:, 1] = 0.75
+    centre += rng.integers(-2, 3, size=centre.shape) / 64.0  # a few exact coincidences stay
+    tall = np.array([[5.0, 10.0], [20.0, 30.0], [12.3, 18.0]])
+    tall_half = np.array([[0.3, 9.0], [0.2, 20.0], [0.4, 4.0]])
+    walls = np.array([[21.5, -1.0], [-1.0, 15.0], [44.0, 15.0]])
+    walls_half = np.array([[23.0, 0.5], [0.5, 16.0], [0.5, 16.0]])
+    centre = np.concatenate([walls, centre, tall])
+    half = np.concatenate([walls_half, half, tall_half])
+    skip = np.zeros(len(centre), dtype=np.bool_)
+    skip[:3] = True
+    return centre - half, centre + half, skip
+
+
+def test_a_pile_s_pairs_match_brute_force_whatever_strips_they_share() -> None:
+    """A pile swept along x meets its whole column at every box: the sweep runs in strips along
+    the other axis, and two boxes sharing several strips (a wall, a tall box, boxes meeting at a
+    strip's edge) must still be paired exactly once."""
+    rng = np.random.default_rng(11)
+    lo, hi, skip = _pile_boxes(rng)
+    for turn in range(2):  # the same pile lying on its side: the other axis is swept
+        a, b = (lo, hi) if turn == 0 else (lo[:, ::-1].copy(), hi[:, ::-1].copy())
+        crowd = _flag()
+        got = [tuple(p) for p in python_entry(candidate_pairs)(a, b, skip, crowd)]
+        assert got == _brute_pairs(a, b, skip) and crowd[0] == 0
+        assert len(got) > len(a)
+
+
+def test_the_strips_hold_every_box_where_it_reaches_and_no_more_than_their_share() -> None:
+    """Each box is an entry of exactly the strips its span on the other axis reaches, in sweep
+    order within a strip; a pile gets many strips, boxes nearly all as tall as the span two, and
+    the entries stay within 4 per box (the bound _strip_spans gives) even with boxes of every
+    height."""
+    rng = np.random.default_rng(12)
+    lo, hi, skip = _pile_boxes(rng)
+    start, (low, scale, strips), bounds, flags, body = python_entry(_strip_boxes)(lo, hi, skip)
+    n = len(lo)
+    b = 1 - python_entry(sweep_axis)(lo, hi)
+    assert b == 1  # wider than tall: swept along x, in strips along y
+    assert strips > 10 and len(body) <= 4 * n and start[-1] == len(body)
+    edges = low + np.arange(strips + 1) / scale
+    for s in range(strips):
+        rows = body[start[s] : start[s + 1]]
+        assert np.all(np.diff(bounds[0, start[s] : start[s + 1]]) >= 0.0)
+        reaches = (lo[:, b] <= edges[s + 1] + 1e-9) & (hi[:, b] >= edges[s] - 1e-9)
+        assert set(rows.tolist()) <= set(np.flatnonzero(reaches).tolist())
+        assert np.array_equal(flags[start[s] : start[s + 1]], skip[rows])
+    assert set(body.tolist()) == set(range(n))
+    tall_lo = np.zeros((50, 2))
+    tall_lo[:, 0] = np.arange(50)
+    tall_hi = tall_lo + (0.5, 100.0)
+    tall_hi[0, 1] = 1.0  # one short box: the mean height is still nearly the span
+    no_skip = np.zeros(50, dtype=np.bool_)
+    _, (_, _, two), _, _, tall_body = python_entry(_strip_boxes)(tall_lo, tall_hi, no_skip)
+    assert len(tall_body) <= 4 * 50 and two == 2
+    for seed in range(5):  # heights over four orders of magnitude, tiny and whole-span boxes
+        rng = np.random.default_rng(seed)
+        lo_r = rng.uniform(0.0, 100.0, size=(300, 2))
+        hi_r = lo_r + 10.0 ** rng.uniform(-3.0, 2.0, size=(300, 2))
+        hi_r[:5, 1] = 200.0
+        _, _, _, _, every = python_entry(_strip_boxes)(lo_r, hi_r, np.zeros(300, dtype=np.bool_))
+        assert len(every) <= 4 * 300
+
+
+def test_boxes_with_nan_bounds_stay_inside_the_strips() -> None:
+    """A box whose bounds are NaN (never in a world, whose state is checked) is dealt into a
+    strip, not outside the arrays: the sweep runs and every pair it gives is a real one."""
+    rng = np.random.default_rng(13)
+    lo, hi, skip = _pile_boxes(rng)
+    lo[[10, 400], 1] = np.nan
+    hi[[20, 400], 1] = np.nan
+    pairs = python_entry(candidate_pairs)(lo, hi, skip, _flag())
+    truth = set(_brute_pairs(lo, hi, skip))
+    finite = {p for p in truth if not {10, 20, 400} & set(p)}
+    got = {tuple(p) for p in pairs.tolist()}
+    assert finite <= got and all(p[0] < p[1] for p in got)
 
 
 def test_candidate_pairs_are_sorted_and_ordered() -> None:

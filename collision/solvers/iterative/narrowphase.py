@@ -21,7 +21,6 @@ from numba import njit, prange
 from collision.bodies import Bodies
 from collision.broadphase import (
     candidate_pairs,
-    candidate_pairs_threaded,
     swept_bounds,
     transform_and_bound_threaded,
     transform_vertices,
@@ -63,9 +62,9 @@ def cached_pairs(
     fat box and no skip flag changes, the pairs are the fat pairs whose tight boxes overlap
     (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
     left their fat boxes or changed flags, only theirs are grown again and their pairs found
-    again (``refit_pairs``); when more did, the cache is rebuilt (within the pair budget:
-    ``crowd`` is the step context's flag, see ``candidate_pairs``), its sweep on ``threads``
-    threads when two or more (None: a small world's, see :func:`collide`). Returns
+    again (``refit_pairs``, on ``threads`` threads when two or more; None: a small world's,
+    see :func:`collide`); when more did, the cache is rebuilt on one thread (within the pair
+    budget: ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
     ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
     """
     n = lo.shape[0]
@@ -93,12 +92,7 @@ def cached_pairs(
         for i in range(n):
             grown_box(lo, hi, grow, fat_lo, fat_hi, i)
             fat_skip[i] = skip[i]
-        if threads is None:
-            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
-        elif threads < 2:
-            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
-        else:
-            fat_pairs = candidate_pairs_threaded(fat_lo, fat_hi, skip, crowd)
+        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     kept = np.empty_like(fat_pairs)
     # np.int64(0), not a literal: _meeting_span would be compiled for it besides the halves' int64.
