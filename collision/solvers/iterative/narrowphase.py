@@ -165,8 +165,8 @@ def broadphase(
     bool``) need no pair among themselves. With compounds or kinematic bodies, pairs of rows of
     one body and pairs where neither row is ``dynamic (n,) bool`` (kinematic against kinematic
     or static) are dropped. Without ``context.continuous`` the boxes are not swept. The vertices,
-    the boxes and the cache's sweep on ``threads`` threads when two or more (None: a small
-    world's)."""
+    the boxes, the cache's refit and its filter on ``threads`` threads when two or more (None: a
+    small world's); a rebuild's sweep on one."""
     state, fat_pairs = cache
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
