@@ -31,6 +31,10 @@ loads from numba's cache) every kernel the body calls, for the types it calls th
 without compiling the function itself: how the step's parts are compiled at the same time in
 separate processes (``World.precompile``) without running them.
 
+Two more of numba's ways are changed for the engine: its records go into a call as one
+argument (:func:`records_passed_whole`), and numba's own implementations (``np.empty``, ...)
+are compiled as compiled-only kernels are (:func:`overloads_link_only`).
+
 Importing this module applies collision.numba_trims (nine of numba's own costs trimmed,
 each giving numba's own result).
 """
@@ -47,14 +51,78 @@ from typing import Any
 import llvmlite.binding as llvm
 from llvmlite import ir
 from numba import njit, typeof
-from numba.core import caching, compiler, typed_passes
+from numba.core import caching, compiler, typed_passes, types
 from numba.core.codegen import JITCodeLibrary
 from numba.core.compiler_lock import global_compiler_lock
 from numba.core.compiler_machinery import AnalysisPass, register_pass
+from numba.core.datamodel import models
+from numba.core.datamodel.registry import default_manager
 from numba.core.registry import CPUDispatcher, cpu_target
+from numba.core.typing import templates
 from numba.core.typing.typeof import Purpose
 
 from collision.numba_trims import _replace, _replaced
+
+
+class _WholeArgument:
+    """A data model mixin: a value goes into and out of a call as one LLVM argument, an
+    aggregate, rather than as every scalar inside it (numba's way for a tuple, each array in it
+    a further seven)."""
+
+    def get_argument_type(self) -> Any:
+        return self.get_value_type()  # type: ignore[attr-defined]
+
+    def as_argument(self, builder: Any, value: Any) -> Any:
+        return value
+
+    def from_argument(self, builder: Any, value: Any) -> Any:
+        return value
+
+
+class _RecordModel(_WholeArgument, models.TupleModel):
+    """An engine record of fields of different types, passed whole (see :func:`records_passed_whole`)."""
+
+
+class _UniformRecordModel(_WholeArgument, models.UniTupleModel):
+    """An engine record whose fields share one type, passed whole."""
+
+
+#: The package whose named tuples :func:`records_passed_whole` passes whole.
+_RECORDS_PACKAGE = __name__.partition(".")[0]
+
+
+def records_passed_whole() -> None:
+    """The engine's records (named tuples defined in this package, collision.records) go into
+    a compiled call as one argument each.
+
+    numba passes a tuple to a compiled function member by member, an array in it as seven
+    scalars more: every call of a stage with the body store's rows (21 arrays) and the
+    solver's state, settings and context wrote some three hundred ``extractvalue``
+    instructions, each spelling out the record's whole type, and the function rebuilt the
+    record from them. Passed whole, the call holds the record as it is; LLVM splits it into the
+    same registers and stack slots when it compiles the call, and inlines it away in a kernel
+    that links the callee. The default scene's step, one process, empty cache: 22.9 MB of
+    LLVM IR text where it was 29.5 MB (with :func:`overloads_link_only`, three runs
+    alternating: 32.0, 29.0, 31.0 CPU s against 34.2, 31.3, 31.2). Other named tuples (other
+    packages' kernels, whose cached code may call or be called with numba's layout) keep
+    numba's model."""
+    for kind, whole in ((types.NamedTuple, _RecordModel), (types.NamedUniTuple, _UniformRecordModel)):
+        numba_model = default_manager._handlers[kind]
+        if getattr(numba_model, "_polycolly_quick", False):
+            continue
+
+        def model(manager: Any, record: Any, whole: type = whole, numba_model: Any = numba_model) -> Any:
+            module = getattr(record.instance_class, "__module__", "") or ""
+            if module.partition(".")[0] == _RECORDS_PACKAGE:
+                return whole(manager, record)
+            return numba_model(manager, record)
+
+        model._polycolly_quick = True  # type: ignore[attr-defined]
+        model.__wrapped__ = numba_model  # type: ignore[attr-defined]
+        default_manager.register(kind, model)
+
+
+records_passed_whole()
 
 
 class _LinkOnlyLibrary(JITCodeLibrary):
@@ -171,6 +239,40 @@ _LIBRARY_PARTS = ("_finalize_dynamic_globals", "_verify_declare_only_symbols", "
 WITHOUT_WRAPPERS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
 if all(hasattr(JITCodeLibrary, part) for part in _LIBRARY_PARTS):
     WITHOUT_WRAPPERS["pipeline_class"] = _LinkOnlyCompiler
+
+
+def overloads_link_only() -> None:
+    """numba's implementations of its functions and methods (``@overload``: ``np.empty``,
+    ``min``, ...) compiled as compiled-only kernels are: kept as IR for the kernels that call
+    them, not optimised as a whole nor compiled to machine code of their own.
+
+    Only compiled code calls them (numba builds them without the Python wrapper, and
+    collision.numba_trims without the C one), and numba links their IR into every kernel that
+    calls them, which optimises and compiles it again: their own machine code never ran. The
+    default scene's step compiles 64 of them, whose own optimisation and machine code took
+    about 0.4 CPU s. An implementation that names its own pipeline keeps it."""
+    template = templates._OverloadFunctionTemplate
+    if _replaced(template, "_get_jit_decorator") and getattr(
+        template._get_jit_decorator, "_polycolly_link_only", False
+    ):
+        return
+    decorator = template._get_jit_decorator
+
+    def jit_decorator(self: Any) -> Callable[..., Any]:
+        jitter = decorator(self)
+
+        def link_only(*args: Any, **options: Any) -> Any:
+            options.setdefault("pipeline_class", _LinkOnlyCompiler)
+            return jitter(*args, **options)
+
+        return link_only
+
+    jit_decorator._polycolly_link_only = True  # type: ignore[attr-defined]
+    _replace(template, "_get_jit_decorator", jit_decorator)
+
+
+if "pipeline_class" in WITHOUT_WRAPPERS:
+    overloads_link_only()
 
 
 class CompiledOnly(CPUDispatcher):

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -517,14 +517,17 @@ def test_overload_implementations_are_compiled_without_a_c_wrapper() -> None:
 
     assert use(1.5) == 2.0 * 1.5 + 3.0 * 1.5 + 1
     result = use.overloads[use.signatures[0]]
-    found = {}
+    found, kinds = {}, {}
     for value in result.type_annotation.typemap.values():
         if isinstance(value, types.Function) and value.templates[0].key in (twice, thrice):
             template = value.templates[0]
             (dispatcher, _), *_ = template._impl_cache.values()
             (impl,) = dispatcher.overloads.values()
             found[template.key] = impl.fndesc.llvm_cfunc_wrapper_name in impl.library.get_llvm_str()
+            kinds[template.key] = type(impl.library).__name__
     assert found == {twice: False, thrice: True}
+    # Kept as IR for the kernels that link it (collision.kernels.overloads_link_only).
+    assert kinds == {twice: "_LinkOnlyLibrary", thrice: "_LinkOnlyLibrary"}
 
 
 @pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
@@ -776,3 +779,52 @@ def test_an_inlined_function_s_blocks_are_copied_together_and_the_caller_is_numb
     # scopes' ids are compared: a freed copy's id can be the next one's).
     numba_copies = [copy.deepcopy(b) for b in blocks]
     assert len({id(c.scope) for c in numba_copies}) == len(blocks)
+
+
+class _Elsewhere(NamedTuple):
+    """A named tuple of another package's kind (defined outside collision)."""
+
+    ids: np.ndarray
+    weights: np.ndarray
+
+
+@pytest.mark.skipif(not JIT, reason="nothing is compiled without the JIT")
+def test_an_engine_record_goes_into_a_call_whole_and_other_named_tuples_as_numba_passes_them() -> None:
+    """A compiled function's parameters in LLVM: an engine record (collision.kernels.
+    records_passed_whole) is one aggregate, whatever its arrays; a named tuple from elsewhere is
+    numba's member by member, seven per array. The answers are the same either way."""
+    from numba import njit
+
+    from collision.solvers.iterative.points import Points
+
+    def weighted(p: Any) -> float:
+        total = 0.0
+        for i in range(p.pair_index.shape[0]):
+            total += p.separation[i] * (p.pair_index[i] + 1)
+        return total
+
+    def elsewhere(p: Any) -> float:
+        total = 0.0
+        for i in range(p.ids.shape[0]):
+            total += p.weights[i] * (p.ids[i] + 1)
+        return total
+
+    rows, vectors = np.arange(3, dtype=np.int64), np.zeros((3, 2))
+    points = Points(rows, rows, vectors, vectors, vectors, np.array([0.5, -1.0, 2.0]))
+    other = _Elsewhere(rows, np.array([0.5, -1.0, 2.0]))
+    expected = 0.5 * 1 - 1.0 * 2 + 2.0 * 3
+    kernel, plain = njit(weighted), njit(elsewhere)
+    assert kernel(points) == expected
+    assert plain(other) == expected
+
+    def parameters(dispatcher: Any) -> list[str]:
+        (result,) = dispatcher.overloads.values()
+        module = result.library._final_module
+        (function,) = [f for f in module.functions if f.name == result.fndesc.mangled_name]
+        return [str(a.type) for a in function.arguments]
+
+    # numba's calling convention puts the return slot and the exception slot first.
+    record = parameters(kernel)[2:]
+    assert len(record) == 1 and record[0].startswith("{")
+    assert record[0].count("{ ptr, ptr, i64, i64, ptr,") == len(points)  # its six arrays
+    assert len(parameters(plain)[2:]) == 2 * 7
