@@ -58,10 +58,9 @@ from numba.core.compiler_machinery import AnalysisPass, register_pass
 from numba.core.datamodel import models
 from numba.core.datamodel.registry import default_manager
 from numba.core.registry import CPUDispatcher, cpu_target
-from numba.core.typing import templates
 from numba.core.typing.typeof import Purpose
 
-from collision.numba_trims import _replace, _replaced
+from collision.numba_trims import OVERLOAD_OPTIONS, _replace, _replaced
 
 
 class _WholeArgument:
@@ -251,24 +250,7 @@ def overloads_link_only() -> None:
     calls them, which optimises and compiles it again: their own machine code never ran. The
     default scene's step compiles 64 of them, whose own optimisation and machine code took
     about 0.4 CPU s. An implementation that names its own pipeline keeps it."""
-    template = templates._OverloadFunctionTemplate
-    if _replaced(template, "_get_jit_decorator") and getattr(
-        template._get_jit_decorator, "_polycolly_link_only", False
-    ):
-        return
-    decorator = template._get_jit_decorator
-
-    def jit_decorator(self: Any) -> Callable[..., Any]:
-        jitter = decorator(self)
-
-        def link_only(*args: Any, **options: Any) -> Any:
-            options.setdefault("pipeline_class", _LinkOnlyCompiler)
-            return jitter(*args, **options)
-
-        return link_only
-
-    jit_decorator._polycolly_link_only = True  # type: ignore[attr-defined]
-    _replace(template, "_get_jit_decorator", jit_decorator)
+    OVERLOAD_OPTIONS["pipeline_class"] = _LinkOnlyCompiler
 
 
 if "pipeline_class" in WITHOUT_WRAPPERS:

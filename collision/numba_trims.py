@@ -158,15 +158,22 @@ def quick_with_rewrite() -> None:
 quick_with_rewrite()
 
 
+#: The options numba's implementations of its functions (``@overload``) are compiled with
+#: unless they set their own (see :func:`overloads_without_c_wrappers`; collision.kernels adds
+#: one).
+OVERLOAD_OPTIONS: dict[str, Any] = {"no_cfunc_wrapper": True}
+
+
 def overloads_without_c_wrappers() -> None:
     """numba's implementations of its functions and methods (``@overload``: ``np.empty``,
-    ``min``, array methods, ...) compiled without the C wrapper numba otherwise gives each.
+    ``min``, array methods, ...) compiled without the C wrapper numba otherwise gives each
+    (with the options of ``OVERLOAD_OPTIONS``).
 
     numba already builds them without the Python wrapper, since only compiled code calls
     them; it still built a C-callable wrapper for each specialisation, which compiled code
     does not use either (it is for a function handed to C as a pointer, which the engine never
     does): 3% of the default scene's cold compile, one process. An implementation that sets
-    the option itself keeps its own."""
+    an option itself keeps its own."""
     template = templates._OverloadFunctionTemplate
     if _replaced(template, "_get_jit_decorator"):
         return
@@ -175,11 +182,10 @@ def overloads_without_c_wrappers() -> None:
     def jit_decorator(self: Any) -> Callable[..., Any]:
         jitter = decorator(self)
 
-        def without_c_wrapper(*args: Any, **options: Any) -> Any:
-            options.setdefault("no_cfunc_wrapper", True)
-            return jitter(*args, **options)
+        def with_options(*args: Any, **options: Any) -> Any:
+            return jitter(*args, **{**OVERLOAD_OPTIONS, **options})
 
-        return without_c_wrapper
+        return with_options
 
     _replace(template, "_get_jit_decorator", jit_decorator)
 
