@@ -828,3 +828,15 @@ def test_an_engine_record_goes_into_a_call_whole_and_other_named_tuples_as_numba
     assert len(record) == 1 and record[0].startswith("{")
     assert record[0].count("{ ptr, ptr, i64, i64, ptr,") == len(points)  # its six arrays
     assert len(parameters(plain)[2:]) == 2 * 7
+
+    # A record whose fields share one type (numba's NamedUniTuple) goes whole too.
+    from collision.solvers.iterative.restitution import Motion
+
+    def speeds(m: Any) -> float:
+        return m.velocity[0] + m.angular_velocity[1] + m.inv_mass[2] + m.inv_inertia[0]
+
+    column = np.array([1.0, 2.0, 4.0])
+    uniform = njit(speeds)
+    assert uniform(Motion(column, column, column, column)) == 1.0 + 2.0 + 4.0 + 1.0
+    (motion,) = parameters(uniform)[2:]
+    assert motion.startswith("[4 x { ptr, ptr, i64, i64, ptr,")
