@@ -44,7 +44,7 @@ from collision.bodies import Bodies
 from collision.broadphase import candidate_pairs, transform_vertices
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
-from collision.kernels import compiled_only
+from collision.kernels import BorrowingCompiler, compiled_only
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     HitRows,
@@ -429,7 +429,7 @@ def ordered_pass(
     return count, False
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=BorrowingCompiler)
 def arcade_step(fields: tuple, settings_fields: tuple, context_fields: tuple) -> tuple[int, bool, HitRows]:
     """One arcade step (see the module docstring); positions and angles are integrated. The
     body store's rows, the :class:`ArcadeSettings` values and the step context come as plain

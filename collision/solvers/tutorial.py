@@ -68,7 +68,7 @@ from numba import njit
 from collision.bodies import Bodies
 from collision.contacts import Contacts, find_contacts
 from collision.geometry import mix_friction, mix_restitution, shift_body_vertices, wrap_angle
-from collision.kernels import compiled_only
+from collision.kernels import BorrowingCompiler, compiled_only
 from collision.sat import sweep_kernel
 from collision.solvers.hits import (
     HitRows,
@@ -577,7 +577,7 @@ def resolve_step(bodies: Bodies, settings: Any, context: StepContext) -> tuple[T
     return hits, m
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=BorrowingCompiler)
 def tutorial_step(fields: tuple, settings_fields: tuple, context_fields: tuple) -> tuple[int, HitRows]:
     """:func:`resolve_step` of the store's rows, the settings' values and the step context as
     plain tuples (collision.records); the contact rows (two per hit at most) and their count."""

@@ -45,7 +45,7 @@ from numba import njit
 
 from collision.bodies import Bodies, close_step, open_step
 from collision.contacts import Contacts
-from collision.kernels import compile_calls, compiled_only
+from collision.kernels import BorrowingCompiler, compile_calls, compiled_only
 from collision.profiling import (
     BROADPHASE,
     CONTINUOUS,
@@ -425,7 +425,7 @@ def _refused(state: IterativeState) -> tuple:
     return False, index, vectors, values, np.empty(0, dtype=np.int8), state.fat_pairs, state.kept_order
 
 
-@njit(cache=True)
+@njit(cache=True, pipeline_class=BorrowingCompiler)
 def iterative_step(
     fields: tuple, settings_fields: tuple, context_fields: tuple, state_fields: tuple, threads: int | None
 ) -> tuple[bool, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
