@@ -840,3 +840,58 @@ def test_an_engine_record_goes_into_a_call_whole_and_other_named_tuples_as_numba
     assert uniform(Motion(column, column, column, column)) == 1.0 + 2.0 + 4.0 + 1.0
     (motion,) = parameters(uniform)[2:]
     assert motion.startswith("[4 x { ptr, ptr, i64, i64, ptr,")
+
+
+@pytest.mark.skipif(not JIT, reason="kernels are plain functions without the JIT")
+def test_arrays_boxed_with_their_type_kept_are_numba_s_arrays_without_its_leak() -> None:
+    """Arrays a kernel returns (new, views, transposed, of an argument, read-only, of several
+    dtypes and dimensions): what numba's own boxing gives, with ``np.ndarray``'s reference
+    count left alone (numba's grows by one per array returned)."""
+    from numba import njit
+    from numba.core import pythonapi, types
+
+    quick = pythonapi._boxers.functions[types.Array]
+    assert getattr(quick, "_polycolly_quick", False)
+
+    def arrays(given: np.ndarray, frozen: np.ndarray, n: int) -> tuple:
+        made = np.arange(n * 3.0).reshape(n, 3)
+        flags = np.zeros(n, dtype=np.bool_)
+        keys = np.arange(n, dtype=np.int64) * 7
+        small = np.ones((2, n, 2), dtype=np.int8)
+        return made, made.T, made[1:, ::2], flags, keys, small, given, given[::2], frozen
+
+    frozen = np.arange(2.0)
+    frozen.flags.writeable = False
+    given = np.arange(6.0)
+
+    def kernel_boxed_by(boxer: object) -> object:
+        pythonapi._boxers.functions[types.Array] = boxer
+        try:
+            kernel = njit(arrays)
+            kernel(given, frozen, 3)  # compiled while ``boxer`` boxes
+        finally:
+            pythonapi._boxers.functions[types.Array] = quick
+        assert len(kernel.overloads) == 1
+        return kernel
+
+    ours = kernel_boxed_by(quick)
+    numba_s = kernel_boxed_by(quick.__wrapped__)
+    for n in (1, 4):
+        mine = ours(given, frozen, n)
+        theirs = numba_s(given, frozen, n)
+        for a, b in zip(mine, theirs, strict=True):
+            assert type(a) is type(b) is np.ndarray
+            assert (a.dtype, a.shape, a.strides) == (b.dtype, b.shape, b.strides)
+            assert a.flags.writeable == b.flags.writeable and a.flags.c_contiguous == b.flags.c_contiguous
+            np.testing.assert_array_equal(a, b)
+        assert mine[6] is given and mine[8] is frozen  # an argument comes back as itself
+        assert np.shares_memory(mine[7], given) and np.shares_memory(mine[1], mine[0])
+
+    def growth(kernel: object) -> int:
+        before = sys.getrefcount(np.ndarray)
+        for _ in range(100):
+            kernel(given, frozen, 2)  # type: ignore[operator]
+        return sys.getrefcount(np.ndarray) - before
+
+    assert growth(ours) <= 1 and len(ours.overloads) == len(numba_s.overloads) == 1
+    assert growth(numba_s) >= 100 * 7  # numba's: one more per array it makes for Python
