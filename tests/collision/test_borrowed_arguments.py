@@ -45,11 +45,15 @@ def _swapped(pair: Pair) -> Pair:
 
 @compiled_only()
 def _last_of_loop(pair: Pair, n: int) -> np.ndarray:
-    """A variable assigned in a loop from a borrowed field (one place, many runs)."""
+    """Borrowed fields given in turn to a variable assigned in several places (counted, as
+    numba counts it), and to one assigned in one place that the loop runs many times
+    (borrowed); the last of the first returned."""
     kept = pair.left
     for i in range(n):
         kept = pair.right if i % 2 == 0 else pair.left
         kept[0] += 1.0
+        row = pair.right
+        row[row.shape[0] - 1] += 0.5
     return kept
 
 
@@ -101,7 +105,7 @@ def test_borrowing_kernels_answer_as_plain_python_and_keep_what_they_return_aliv
     # The caller's names are gone: only the references the kernels returned keep the arrays.
     for mine, plain in zip(_flat(got), _flat(want), strict=True):
         np.testing.assert_array_equal(mine, plain)
-    np.testing.assert_array_equal(grown, [2.0, 1.0, 2.0, 7.0])  # left after the loop's two +1s
+    np.testing.assert_array_equal(grown, [2.0, 1.0, 3.5, 7.0])  # left after the loop: two +1, three +0.5
 
 
 def test_numba_s_own_lowering_answers_the_same() -> None:
