@@ -42,8 +42,8 @@ operations, and calls LLVM could not optimise across), 400 borrowing; the pyrami
 5.6% faster, the 1000-body pile's 3.4% (the median of alternating rounds, same answers bit
 for bit).
 
-Importing this module applies collision.numba_trims (nine of numba's own costs trimmed,
-each giving numba's own result).
+Importing this module applies collision.numba_trims (nine of numba's own costs in a cold
+compile and one in every call trimmed, each giving numba's own result).
 """
 
 from __future__ import annotations

@@ -507,9 +507,9 @@ def arrays_boxed_with_their_type_kept() -> None:
     arguments'), and a 1-box world's step 16.0 -> 14.6 us. Boxing without the kernel's
     environment (numba's own uses) stays numba's."""
     boxers = pythonapi._boxers.functions
-    numba_box = boxers.get(types.Array, boxing.box_array)
-    if getattr(numba_box, "_polycolly_quick", False):
+    if getattr(boxers[types.Array], "_polycolly_quick", False):
         return
+    numba_box = boxing.box_array  # numba's, registered for types.Array by numba.core.boxing
 
     def box_array(array_type: Any, value: Any, c: Any) -> Any:
         if not c.context.enable_nrt or c.env_manager is None:
