@@ -387,7 +387,7 @@ def solve(
         )
     else:
         colour = (prepared, manifolds, inv_mass, inv_inertia, threads, state.kept_order)
-        colouring, topology, loaded = colour_beside_topology(
+        colouring, topology, holds = colour_beside_topology(
             colour, (masses, contacts, shock_settings), threads
         )
     lap(context.ticks, PREPARE, start)
@@ -411,7 +411,7 @@ def solve(
         propagate_shock(*shock)
     else:
         store = (points, c, prepared, (total_normal, total_tangent), (row_a, row_b))
-        packed = respond_beside(restitution, shock, (topology, loaded), store, threads)
+        packed = respond_beside(restitution, shock, (topology, holds), store, threads)
     lap(context.ticks, RESTITUTION, start)
     return prepared, total_normal, total_tangent, row_a, row_b, colouring[4], packed
 

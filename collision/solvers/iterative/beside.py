@@ -6,12 +6,13 @@ impacts, and the shock propagation's walk from the ground up. Where two of those
 the other writes, they run at once, one on each of two threads (a parallel loop of two
 iterations, each a task; collision.tasks hands their arguments across):
 
-- the colouring (soft_step.colour_rows) beside the shock's topology (shock.shock_topology:
-  layers, holds, loads), which reads only the contacts and the masses, before the soft step;
+- the colouring (soft_step.colour_rows) beside the shock's walk (shock.shock_walk: layers,
+  holds), which reads only the contacts and the masses, before the soft step;
 - restitution (restitution.apply_restitution: velocities and impulses) and then the stop
   passes' rows but their touch flags (shock_rows.stop_values: contacts and masses) beside the
-  shock's travels and lift (shock.shock_travel, shock.lift_planned: the pose), after it; the
-  touch flags, which read the travels, follow on every thread (shock_rows.stop_touches);
+  shock's travels, loads and lift (shock.shock_travel, shock.shock_loads, shock.lift_planned:
+  the pose), after it; the touch flags, which read the travels, follow on every thread
+  (shock_rows.stop_touches);
 - the shock's stop passes (velocities) beside the packing of the step's contacts
   (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
   (what runs between, the continuous pass and the islands, changes neither).
@@ -32,8 +33,9 @@ from collision.solvers.iterative.restitution import apply_restitution
 from collision.solvers.iterative.shock import (
     lift_planned,
     propagate_shock,
-    shock_topology,
+    shock_loads,
     shock_travel,
+    shock_walk,
     topology_room,
     travel_room,
 )
@@ -47,8 +49,8 @@ from collision.tasks import flat_leaves, nesting_token, rebuilt_value
 def _colour_or_topology(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
     """Task 0: the colouring, kept in ``room``; ``found[0]`` 1 if it is the ``kept`` order it
     was given (it held), 0 if it is in ``room``, 2 if neither (room too small: it cannot leave
-    the loop), and ``found[1]`` its length. Task 1: the shock's topology,
-    ``found[2]`` 1 if a manifold is loaded. The arguments ``(colour, shock, topology, room)``
+    the loop), and ``found[1]`` its length. Task 1: the shock's walk, ``found[2]`` 1 if a
+    manifold holds a body. The arguments ``(colour, shock, topology, room)``
     (see :func:`colour_beside_topology`) from ``flat`` and ``token`` (collision.tasks)."""
     colour, shock, topology, room = rebuilt_value(flat, token)
     if task == 0:
@@ -61,7 +63,7 @@ def _colour_or_topology(task: int, flat: tuple, token: Any, found: np.ndarray) -
         found[1] = made.shape[0]
     else:
         masses, contacts, settings = shock
-        found[2] = 1 if shock_topology(masses, contacts, settings, topology) else 0
+        found[2] = 1 if shock_walk(masses, contacts, settings, topology) else 0
 
 
 # The tasks' answers go into an array the caller made and reads: made and read back inside the
@@ -78,11 +80,11 @@ def _colour_and_topology(tasks: tuple, found: np.ndarray) -> None:
 @stage()
 def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[tuple, tuple, bool]:
     """The passes' order (soft_step.colour_rows, ``colour`` its arguments but the room) and,
-    on two threads or more, beside it the shock's topology (shock.shock_topology; ``shock`` =
+    on two threads or more, beside it the shock's walk (shock.shock_walk; ``shock`` =
     ``(masses, contacts, settings)`` as propagate_shock takes them). Returns ``(colouring,
-    topology, loaded)``: colour_rows' answer, the topology (see shock.topology_room) and
-    whether a manifold is loaded (False with fewer than two threads: nothing was found, and
-    :func:`respond_beside` then runs the shock in full)."""
+    topology, holds)``: colour_rows' answer, the topology (see shock.topology_room; its loads
+    not yet found) and whether a manifold holds a body (False with fewer than two threads:
+    nothing was found, and :func:`respond_beside` then runs the shock in full)."""
     prepared, manifolds, inv_mass, inv_inertia, _, kept = colour
     n = inv_mass.shape[0]
     groups = manifolds.offsets.shape[0] - 1
@@ -108,20 +110,22 @@ def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[t
 
 @compiled_only()
 def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
-    """Task 0: the shock's travels and, where a point is deep and ``loaded``, its lift;
-    ``found[0]`` 1 if lifted. Task 1: restitution and, if ``loaded`` (else there is no lift
-    and no stop pass), the stop rows but their touch flags into ``stops``. The arguments
-    ``(restitution, shock, travelled, topology, loaded, stops)`` (see :func:`respond_beside`)
-    from ``flat`` and ``token``."""
-    restitution, shock, travelled, topology, loaded, stops = rebuilt_value(flat, token)
+    """Task 0: the shock's travels and, where a point is deep and a manifold ``holds`` a body,
+    the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: restitution
+    and, if a manifold ``holds`` a body (else there is no lift and no stop pass), the stop
+    rows but their touch flags into ``stops``. The arguments ``(restitution, shock,
+    travelled, topology, holds, stops)`` (see :func:`respond_beside`) from ``flat`` and
+    ``token``."""
+    restitution, shock, travelled, topology, holds, stops = rebuilt_value(flat, token)
     if task == 0:
         pose, _, start, masses, contacts, settings = shock
-        if shock_travel(pose, start, contacts, settings, travelled) and loaded:
+        deep = shock_travel(pose, start, contacts, settings, travelled)
+        if deep and holds and shock_loads(masses, settings, topology):
             lift_planned(pose, masses, contacts, settings, travelled, topology)
             found[0] = 1
     else:
         apply_restitution(*restitution)
-        if loaded:
+        if holds:
             _, _, _, masses, (points, prepared, _), _ = shock
             link, order, layer, held, _ = topology
             stop_values(points, prepared, (link, order, layer), held, masses, stops)
@@ -163,8 +167,8 @@ def respond_beside(
     restitution: tuple, shock: tuple, found: tuple, store: tuple, threads: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Restitution (``restitution``: apply_restitution's arguments) then the shock
-    (``shock``: propagate_shock's arguments), the topology ``found`` = ``(topology,
-    loaded)`` by :func:`colour_beside_topology`, then the step's contacts packed (``store``:
+    (``shock``: propagate_shock's arguments), the walk ``found`` = ``(topology, holds)`` by
+    :func:`colour_beside_topology`, then the step's contacts packed (``store``:
     store.pack_contacts' arguments), which it returns: on two threads or more, restitution and
     the stop rows' values beside the shock's travels and lift, then the rows' touch flags on
     every thread, then the stop passes beside the packing (which reads no velocity); else one
@@ -174,12 +178,12 @@ def respond_beside(
         apply_restitution(*restitution)
         propagate_shock(*shock)
         return pack_contacts(points, c, prepared, totals, rows)
-    topology, loaded = found
+    topology, holds = found
     pose, velocity, _, _, _, settings = shock
     travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])
     lifted = np.zeros(1, dtype=np.int64)
     stops = stop_room(topology[1].shape[0])
-    _restitution_and_lift((restitution, shock, travelled, topology, loaded, stops), lifted)
+    _restitution_and_lift((restitution, shock, travelled, topology, holds, stops), lifted)
     packed = packed_room(c)
     if lifted[0] == 1:
         link, order, layer, _, _ = topology

@@ -378,14 +378,14 @@ def shock_travel(pose: tuple, start: tuple, contacts: tuple, settings: tuple, tr
 
 
 @compiled_only()
-def shock_topology(masses: tuple, contacts: tuple, settings: tuple, topology: tuple) -> bool:
-    """The walk (the manifolds' links, the bodies' layers, the manifolds in layer order), which
-    body each manifold holds and which manifolds are loaded, into ``topology`` (see
-    :func:`topology_room`); whether one is loaded. Reads the contacts and the masses alone, so
-    it may run before the soft step."""
+def shock_walk(masses: tuple, contacts: tuple, settings: tuple, topology: tuple) -> bool:
+    """The walk (the manifolds' links, the bodies' layers, the manifolds in layer order) and
+    which body each manifold holds, into ``topology`` (see :func:`topology_room`; its loads
+    are :func:`shock_loads`'); whether a manifold holds one. Reads the contacts and the masses
+    alone, so it may run before the soft step."""
     inv_mass, inv_inertia = masses
     points, prepared, manifolds = contacts
-    link, order, layer, held, loaded = topology
+    link, order, layer, held, _ = topology
     acts, up = _up(settings)
     if not acts or prepared.body_a.shape[0] == 0:
         return False
@@ -393,8 +393,28 @@ def shock_topology(masses: tuple, contacts: tuple, settings: tuple, topology: tu
     contact_layers(inv_mass, inv_inertia, link, points, up, layer)
     _layer_order(link, layer, order)
     _hold_rows(link, layer, points, up, held)
-    _loaded(inv_mass, (link, order, layer), held, settings[3], loaded)
+    for g in range(held.shape[0]):
+        if held[g] != 0:
+            return True
+    return False
+
+
+@compiled_only()
+def shock_loads(masses: tuple, settings: tuple, topology: tuple) -> bool:
+    """After :func:`shock_walk` found a held body: which manifolds are loaded, into
+    ``topology``'s last array; whether one is."""
+    link, order, layer, held, loaded = topology
+    _loaded(masses[0], (link, order, layer), held, settings[3], loaded)
     return loaded.any()
+
+
+@compiled_only()
+def shock_topology(masses: tuple, contacts: tuple, settings: tuple, topology: tuple) -> bool:
+    """:func:`shock_walk` then :func:`shock_loads`: the walk, which body each manifold holds
+    and which manifolds are loaded; whether one is."""
+    if not shock_walk(masses, contacts, settings, topology):
+        return False
+    return shock_loads(masses, settings, topology)
 
 
 @njit(cache=True, inline="always")
