@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from collision.bodies import Bodies
 from collision.contacts import CONTACT_NEW, CONTACT_PERSISTING, CONTACT_SPECULATIVE
-from collision.geometry import UNCOUNTED, mix_friction, mix_restitution, slot
+from collision.geometry import UNCOUNTED, Index, mix_friction, mix_restitution, slot
 from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.narrowphase import Points
 from collision.tolerances import SOLVER_BLOCK_CONDITION
@@ -93,11 +93,16 @@ def run_offsets(pair_index: np.ndarray, c: int) -> np.ndarray:
     """``offsets (g + 1,) int64``: the runs of one pair's points among the first ``c`` of
     ``pair_index`` (in pair order); manifold ``g`` owns points ``offsets[g]:offsets[g + 1]``."""
     buffer = np.empty(c + 1, dtype=np.int64)
-    groups = 0
-    for k in range(c):
-        if k == 0 or pair_index[k] != pair_index[k - 1]:
-            buffer[groups] = k
-            groups += 1
+    if c == 0:
+        buffer[0] = 0
+        return buffer[:1]
+    buffer[0] = 0
+    groups: Index = np.int64(1)
+    # Every point is written and the count moves on by the test: runs are one or two points
+    # long, and a branch on a run's end would be guessed wrong about half the time.
+    for k in range(1, c):
+        buffer[groups] = k
+        groups += np.int64(pair_index[k] != pair_index[k - 1])
     buffer[groups] = c
     return buffer[: groups + 1]
 
