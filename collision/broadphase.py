@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import njit, prange
 
-from collision.geometry import stable_argsort
+from collision.geometry import cos_sin, stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -23,8 +23,7 @@ def _transform_body(
     out: np.ndarray, i: int,
 ) -> None:  # fmt: skip
     """Body ``i``'s world-space vertices into ``out[i]`` (see :func:`transform_vertices`)."""
-    c = math.cos(angle[i])
-    s = math.sin(angle[i])
+    c, s = cos_sin(angle[i])
     px = position[i, 0]
     py = position[i, 1]
     for k in range(vertex_count[i]):
