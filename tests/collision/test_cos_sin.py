@@ -8,7 +8,8 @@ import math
 import numpy as np
 from numba import njit
 
-from collision import broadphase, interpreter
+from collision import interpreter
+from collision.broadphase import transform_vertices
 from collision.geometry import cos_sin
 from collision.tolerances import MAX_VERTICES
 
@@ -49,11 +50,12 @@ def test_the_interpreted_engine_turns_vertices_to_the_same_bits() -> None:
     position = rng.uniform(-50.0, 50.0, (n, 2))
     angle = rng.uniform(-math.pi, math.pi, n)
     compiled = np.zeros_like(local)
-    broadphase.transform_vertices(local, count, position, angle, compiled)
+    transform_vertices(local, count, position, angle, compiled)
     interpreted = np.zeros_like(local)
     interpreter.install()
     try:
-        broadphase.transform_vertices(local, count, position, angle, interpreted)
+        assert isinstance(globals()["transform_vertices"], interpreter.Switch)  # the plain form runs
+        globals()["transform_vertices"](local, count, position, angle, interpreted)
     finally:
         interpreter.uninstall()
     assert np.array_equal(interpreted.view(np.int64), compiled.view(np.int64))
