@@ -15,9 +15,7 @@ and pushed during the step):
 2. compression: the inelastic impact of all of them together (normal speeds >= 0, impulses
    >= 0, one of each zero; two-point manifolds as an exact 2 x 2 complementarity problem) with
    Coulomb friction (each point's friction impulse at most mu times its normal impulse, and
-   no more than stops its sliding), manifolds by Gauss-Seidel until the impulses stop changing,
-   each group of manifolds that share moving bodies on its own (a landing pile's impacts are
-   many small groups: each stops when its own impulses do, not when the slowest group's do);
+   no more than stops its sliding), manifolds by Gauss-Seidel until the impulses stop changing;
 3. restitution (Poisson's hypothesis): ``e`` times the compression's normal impulses again,
    with friction now bounded by mu times the whole ``(1 + e)`` normal impulse.
 
@@ -277,73 +275,6 @@ def impacting(
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
-def _group_root(parent: np.ndarray, i: Index) -> Index:
-    """The root of body ``i``'s group in the forest ``parent`` (halving the path on the way)."""
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
-
-
-@compiled_only()
-def impact_groups(
-    motion: Motion, prepared: Prepared, offsets: np.ndarray, order: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The impact's manifolds ``order (m,)`` in groups that share no moving body (an impulse in
-    one group changes no speed another reads; static and resting bodies, which the solver does
-    not move, join nothing). Returns ``(grouped (m,), starts (groups + 1,))``: group ``s`` is
-    ``grouped[starts[s]:starts[s + 1]]``, its manifolds in ``order``'s order, the groups in
-    the order of their first manifold."""
-    inv_mass = motion.inv_mass
-    inv_inertia = motion.inv_inertia
-    body_a = prepared.body_a
-    body_b = prepared.body_b
-    m = order.shape[0]
-    parent = np.empty(inv_mass.shape[0], dtype=np.int64)
-    lead = np.empty(m, dtype=np.int64)  # each manifold's moving body (-1: none)
-    for j in range(m):
-        first = offsets[order[j]]
-        lead[j] = -1
-        for body in (body_a[first], body_b[first]):
-            if inv_mass[body] != 0.0 or inv_inertia[body] != 0.0:
-                parent[body] = body
-                lead[j] = body
-    for j in range(m):
-        first = offsets[order[j]]
-        a = body_a[first]
-        b = body_b[first]
-        if (inv_mass[a] != 0.0 or inv_inertia[a] != 0.0) and (inv_mass[b] != 0.0 or inv_inertia[b] != 0.0):
-            ra = _group_root(parent, a)
-            rb = _group_root(parent, b)
-            parent[max(ra, rb)] = min(ra, rb)
-    # Number the groups by first manifold; a manifold without a moving body is a group alone.
-    number = np.full(inv_mass.shape[0], -1, dtype=np.int64)
-    group = np.empty(m, dtype=np.int64)
-    groups = 0
-    for j in range(m):
-        if lead[j] < 0:
-            group[j] = groups
-            groups += 1
-            continue
-        r = _group_root(parent, lead[j])
-        if number[r] < 0:
-            number[r] = groups
-            groups += 1
-        group[j] = number[r]
-    starts = np.zeros(groups + 1, dtype=np.int64)
-    for j in range(m):
-        starts[group[j] + 1] += 1
-    for s in range(groups):
-        starts[s + 1] += starts[s]
-    fill = starts[:-1].copy()
-    grouped = np.empty(m, dtype=np.int64)
-    for j in range(m):
-        grouped[fill[group[j]]] = order[j]
-        fill[group[j]] += 1
-    return grouped, starts
-
-
-@compiled_only(forceinline=True, **UNCOUNTED)
 def _normal_rows(motion: Motion, impact: Impact, g: int, x: np.ndarray) -> float:
     """One Gauss-Seidel visit of manifold ``g``'s normal rows (compression impulses ``x``):
     a well-conditioned two-point manifold exactly as a 2 x 2 complementarity problem (Gauss-
@@ -394,38 +325,20 @@ def _friction_rows(
 def _converge(
     motion: Motion,
     impact: Impact,
-    grouped: tuple,
+    order: np.ndarray,
     x: np.ndarray,
     f: np.ndarray,
     scale: np.ndarray,
     compression: bool | np.bool_,
 ) -> None:
-    """Gauss-Seidel over each group of manifolds ``grouped`` = ``(manifolds, starts)`` (see
-    :func:`impact_groups`) until its impulses stop changing: with ``compression`` the normal
-    rows (impulses ``x``) and the friction rows (``f``), else the friction rows alone, the
-    normal impulses fixed; friction within mu ``scale`` x."""
-    order, starts = grouped
-    for s in range(starts.shape[0] - 1):
-        _converge_group(motion, impact, order, starts[s], starts[s + 1], (x, f, scale), compression)
-
-
-@compiled_only(forceinline=True, **UNCOUNTED)
-def _converge_group(
-    motion: Motion,
-    impact: Impact,
-    order: np.ndarray,
-    begin: Index,
-    end: Index,
-    impulses: tuple,
-    compression: bool | np.bool_,
-) -> None:
-    """:func:`_converge` for the group ``order[begin:end]``; ``impulses`` = ``(x, f, scale)``."""
-    x, f, scale = impulses
+    """Gauss-Seidel over the manifolds ``order`` until the impulses stop changing: with
+    ``compression`` the normal rows (impulses ``x``) and the friction rows (``f``), else the
+    friction rows alone, the normal impulses fixed; friction within mu ``scale`` x."""
     offsets = impact.manifolds.offsets
     for _ in range(RESTITUTION_PASSES):
         change = 0.0
         size = 0.0
-        for m in range(begin, end):
+        for m in range(order.shape[0]):
             g = order[m]
             if compression:
                 change = max(change, _normal_rows(motion, impact, g, x))
@@ -472,8 +385,7 @@ def apply_restitution(
     x = np.zeros(c)
     f = np.zeros(c)
     scale = np.ones(c)
-    grouped = impact_groups(motion, prepared, impact.manifolds.offsets, order)
-    _converge(motion, impact, grouped, x, f, scale, np.bool_(True))  # not literals: one compile
+    _converge(motion, impact, order, x, f, scale, np.bool_(True))  # not literals: one compile
     # Restitution: e times the compression impulse again, one coefficient per manifold
     # (Poisson's impact keeps energy only when every point's impulse is restored by the same
     # factor); friction may grow with the normal impulse, to mu (1 + e) x.
@@ -490,7 +402,7 @@ def apply_restitution(
                 prepared.normal_impulse[k] = 0.0
                 prepared.tangent_impulse[k] = 0.0
     if bounces:
-        _converge(motion, impact, grouped, x, f, scale, np.bool_(False))
+        _converge(motion, impact, order, x, f, scale, np.bool_(False))
     for m in range(order.shape[0]):
         g = order[m]
         for k in range(offsets[g], offsets[g + 1]):
