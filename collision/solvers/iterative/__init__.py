@@ -38,6 +38,7 @@ state. Loops are sequential in a fixed order, so results are bit-identical run t
 
 from __future__ import annotations
 
+import time
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -75,7 +76,7 @@ from collision.solvers.iterative.warm_start import (
 )
 from collision.solvers.protocol import StepContext
 from collision.solvers.settings import Setting, Settings
-from collision.threads import THREADED_BODIES, step_threads
+from collision.threads import THREADED_BODIES, ThreadPace, step_threads
 from collision.tolerances import (
     BROADPHASE_FAT_MARGIN,
     CONTACT_DAMPING_RATIO,
@@ -124,9 +125,11 @@ class IterativeSettings(Settings):
         1,
         "Threads a step of a big world (collision.threads.THREADED_BODIES rows or more) may run "
         "its world vertices, broadphase rebuilds, narrowphase and contact passes on (0: as many "
-        "as numba runs, NUMBA_NUM_THREADS). "
+        "as numba runs, NUMBA_NUM_THREADS, or fewer while they step faster: see "
+        "collision.threads.ThreadPace). "
         "Results are the same whatever the count. More than one pays on a quiet machine and "
-        "costs when another process keeps a core busy (the threads then wait for each other).",
+        "costs when another process keeps a core busy (the threads then wait for each other), "
+        "which 0 notices and steps on fewer.",
         0,
         256,
     )
@@ -551,6 +554,7 @@ class IterativeSolver:
 
     def __init__(self) -> None:
         self._fields = tuple(new_state(0))
+        self._pace = ThreadPace()
 
     @property
     def _state(self) -> IterativeState:
@@ -573,12 +577,18 @@ class IterativeSolver:
         rows = bodies.position.shape[0]
         if state[0].shape[0] != rows:  # sleep_time
             state = tuple(new_state(rows, self._state))  # kept only if the step is done
-        threads = None if rows < THREADED_BODIES else step_threads(settings.threads, rows)
+        threads = None if rows < THREADED_BODIES else step_threads(settings.threads, rows, self._pace)
+        # Under threads = 0 the pace picks the count and times each step (collision/threads.py).
+        paced = threads if threads is not None and settings.threads == 0 else 0
+        if paced:
+            wall, cpu = time.perf_counter(), time.process_time()
         done, index, vectors, values, contact_state, fat_pairs, kept = iterative_step(
             tuple(bodies), settings.fields, tuple(context), state, threads
         )
         if not done:
             return None
+        if paced:
+            self._pace.record(paced, time.perf_counter() - wall, time.process_time() - cpu)
         # The warm-start store keeps the arrays (the step only reads them); the contacts get
         # read-only views of them. In IterativeState's order.
         store = (index[3], index[4], index[2], contact_state, values[:STORE_ROWS])
