@@ -8,6 +8,7 @@
   their median (SCENE from pyramid, pile, pile8000, bullet; default all). Big scenes
   (collision.threads.THREADED_BODIES rows or more: pile8000) run ours on every core numba
   sees, or on ``--threads N``; the other engines on one.
+- ``--busy N`` (with ``--vs``): N more processes keep a core each busy while the engines run.
 - ``--scale [--vs ...] [--rounds N] [--json]``: the pile at 250 ... 8000 bodies and the pyramid
   at 10 ... 60 rows; ratios and fitted exponents.
 - ``--physics [--case NAME ...] [--json]``: the exact physics cases in ours (each solver), Box2D
@@ -115,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --vs or --scale: threads our big scenes may use (NUMBA_NUM_THREADS in our process; "
         "default: every core numba sees); the other engines keep one",
     )
+    parser.add_argument(
+        "--busy",
+        type=int,
+        choices=range(0, 65),
+        default=0,
+        metavar="N",
+        help="with --vs: N more processes keep a core each busy while the engines run (a shared machine)",
+    )
     return parser
 
 
@@ -149,6 +158,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--rounds needs --vs, --scale, --compile or --program")
     if args.threads is not None and not (args.vs or args.scale):
         parser.error("--threads needs --vs or --scale")
+    if args.busy and not args.vs:
+        parser.error("--busy needs --vs")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stdout,
                 progress,
                 args.profile,
+                args.busy,
             )
         return 0
     if not args.json:

@@ -18,6 +18,7 @@ Scenes: ``pyramid`` (20 rows, 210 boxes, 600 steps), ``pile`` (1000 polygons, 60
 ``pile8000`` (8000 polygons, 300 steps), ``bullet`` (60 steps: an outcome, not a timing).
 ``--scale``: the pile at 250 ... 8000 bodies and the pyramid at 10 ... 60 rows, 300 steps each,
 with each engine's fitted exponent (ms/step ~ bodies^k, least squares in log-log).
+``--busy N``: N more processes keep a core each busy while the engines run.
 """
 
 from __future__ import annotations
@@ -190,6 +191,26 @@ def spawn(engine: str, scene_name: str, size: int, steps: int, profile: bool = F
 # -- the parent ---------------------------------------------------------------------------------
 
 
+#: What each ``--busy`` process runs: a loop that never ends, a core's worth of other work.
+SPIN = "while True: pass"
+
+
+@contextlib.contextmanager
+def busy_cores(count: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """``count`` processes, each keeping a core busy (:data:`SPIN`) while the block runs: a
+    machine that other work shares, as most users' machines are. Killed on the way out."""
+    spinners: list[subprocess.Popen[bytes]] = []
+    try:
+        for _ in range(count):
+            spinners.append(subprocess.Popen([sys.executable, "-c", SPIN]))
+        yield spinners
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+        for spinner in spinners:
+            spinner.wait()
+
+
 def rounds_of(
     scene_name: str,
     size: int,
@@ -259,14 +280,19 @@ def compare(
     out: TextIO,
     progress: TextIO | None,
     profile: bool = False,
+    busy: int = 0,
 ) -> dict[str, Any]:
     """``--vs``: rounds of every scene in ours and the other engines; prints the table (with
-    ``profile``, ours' stage table of the last round too)."""
+    ``profile``, ours' stage table of the last round too); ``busy`` processes keep a core each
+    busy meanwhile (:func:`busy_cores`)."""
     names = ["ours", *VS[vs]]
-    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "scenes": {}}
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "busy": busy, "scenes": {}}
+    if busy and not as_json:
+        print(f"{busy} other process{'es' if busy > 1 else ''} keeping a core busy throughout", file=out)
     for scene_name in scene_names:
         spec = SPEED_SCENES[scene_name]
-        results = rounds_of(scene_name, spec.size, spec.steps, names, rounds, progress, profile)
+        with busy_cores(busy):
+            results = rounds_of(scene_name, spec.size, spec.steps, names, rounds, progress, profile)
         entry: dict[str, Any] = {"what": spec.what, "steps": spec.steps, "timed": spec.timed, "runs": results}
         if spec.timed:
             entry["ratio"] = {other: _ratio_entry(results, other) for other in VS[vs]}

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -160,6 +163,32 @@ def test_compare_prints_each_rounds_ratio_and_their_median(monkeypatch) -> None:
     assert "ratio" not in report["bullet"]  # two bodies: an outcome, not a timing
 
 
+def test_busy_cores_spin_while_the_block_runs_and_are_gone_after() -> None:
+    with speed.busy_cores(2) as spinners:
+        assert len(spinners) == 2
+        time.sleep(0.5)
+        assert all(p.poll() is None for p in spinners), "a spinner ended early"
+        # Each is on a core: its processor time grows with the wall clock's.
+        used = [_cpu_seconds(p.pid) for p in spinners]
+        time.sleep(0.5)
+        assert all(_cpu_seconds(p.pid) - u > 0.2 for p, u in zip(spinners, used, strict=True))
+    assert all(p.poll() is not None for p in spinners), "a spinner outlived the block"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """Processor seconds (user + system) of process ``pid`` (Linux: /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_compare_says_when_other_processes_kept_cores_busy(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(speed, "spawn", _fake_spawn([], {"ours": 1.0, "box2d": 0.5}))
+    text = io.StringIO()
+    result = speed.compare(["pyramid"], "box2d", 1, False, text, None, busy=1)
+    assert result["busy"] == 1
+    assert text.getvalue().startswith("1 other process keeping a core busy throughout\n")
+
+
 @pytest.mark.parametrize(
     ("x", "fate"),
     [(9.95, "stopped at the wall"), (500.0, "passed through the wall"), (-1.05, "thrown back from the wall")],
@@ -225,6 +254,9 @@ def test_a_profiled_run_in_its_own_process_prints_the_stage_table() -> None:
         ["--compile", "pyramid"],
         ["--compile", "--vs", "box2d"],
         ["--compile", "--profile"],
+        ["--busy", "1"],
+        ["--scale", "--busy", "1"],
+        ["--vs", "box2d", "--busy", "-1"],
     ],
 )
 def test_the_command_line_refuses_options_that_do_not_go_together(argv: list[str], capsys) -> None:  # type: ignore[no-untyped-def]
