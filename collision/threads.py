@@ -69,11 +69,11 @@ def step_threads(asked: int, rows: int, pace: ThreadPace | None = None) -> int |
     return threads
 
 
-#: A step whose threads had less than this share of their cores' time (the process's processor
-#: time over the step's wall-clock time times the threads) is crowded.
-CORE_SHARE = 0.85
-#: Crowded steps in a row before the pace tries fewer threads.
-CROWDED_STEPS = 3
+#: The threads' share of their cores (the process's processor time over the wall-clock time
+#: times the threads) under which they count as crowded, measured over at least
+#: :data:`SHARE_WINDOW` seconds of steps: the system accounts another thread's processor time
+#: in scheduler ticks (1-4 ms), so one step's share of a few milliseconds means nothing.
+CORE_SHARE, SHARE_WINDOW = 0.85, 0.1
 #: Steps a try of another thread count takes; the median of their times is compared.
 TRY_STEPS = 3
 #: The step times at the current count a try is compared with (the latest, their median).
@@ -83,6 +83,9 @@ FASTER = 0.9
 #: Steps between tries, from the first to the longest: a try that loses doubles the wait for
 #: the next one in its direction, one that wins resets both.
 FIRST_WAIT, LONGEST_WAIT = 16, 512
+#: On fewer threads than the most, steps this many times as long as when a try of more last
+#: lost (the scene grew) bring the next try forward.
+GROWN = 1.5
 
 
 class ThreadPace:
@@ -91,12 +94,13 @@ class ThreadPace:
     docstring). Results do not depend on the count, only the time a step takes.
 
     Call :meth:`threads` before a step for its count and :meth:`record` after it with its
-    times. On the most threads, crowded steps (:data:`CORE_SHARE`, :data:`CROWDED_STEPS`)
-    start a try of half as many for :data:`TRY_STEPS` steps; on fewer, a try of twice as many
-    comes every so many steps (:data:`FIRST_WAIT` to :data:`LONGEST_WAIT`). A try whose median
-    step time is at most :data:`FASTER` times that of the latest steps on the current count
-    makes its count the current one. On a quiet machine the threads get their cores, so the
-    pace never tries fewer and costs two clock reads a step."""
+    times. On more than one thread, a window of steps whose threads had less than
+    :data:`CORE_SHARE` of their cores starts a try of half as many for :data:`TRY_STEPS`
+    steps; on fewer than the most, a try of twice as many comes every so many steps
+    (:data:`FIRST_WAIT` to :data:`LONGEST_WAIT`, sooner once the steps have grown by
+    :data:`GROWN`). A try whose median step time is at most :data:`FASTER` times that of the
+    latest steps on the current count makes its count the current one. On a quiet machine the
+    threads get their cores, so the pace does not try fewer and costs two clock reads a step."""
 
     def __init__(self) -> None:
         self.most = 0
@@ -109,9 +113,10 @@ class ThreadPace:
         self.trying = 0  # the count being tried, 0: none
         self._tried: list[float] = []
         self._times: deque[float] = deque(maxlen=KEPT_TIMES)
-        self._crowded = 0
+        self._window = [0.0, 0.0]  # wall-clock and processor seconds since the share was last read
         self._up_gap = self._up_wait = FIRST_WAIT
         self._down_gap, self._down_wait = FIRST_WAIT, 0
+        self._lost_at = 0.0  # the current count's median step time when a try of more last lost
 
     def threads(self, most: int) -> int:
         """The count for the next step, at most ``most`` (>= 1; a new ``most`` starts over
@@ -133,30 +138,44 @@ class ThreadPace:
         self._times.append(wall)
         ready = len(self._times) >= TRY_STEPS
         if self.current > 1:
-            self._crowded = self._crowded + 1 if cpu < CORE_SHARE * wall * self.current else 0
             self._down_wait = max(self._down_wait - 1, 0)
-            if ready and self._crowded >= CROWDED_STEPS and self._down_wait == 0:
+            if self._crowded(wall, cpu) and ready and self._down_wait == 0:
                 self.trying = max(1, self.current // 2)
                 return
         if self.current < self.most:
             self._up_wait -= 1
+            if ready and self._lost_at and statistics.median(self._times) > GROWN * self._lost_at:
+                self._up_wait = 0
             if ready and self._up_wait <= 0:
                 self.trying = min(self.most, 2 * self.current)
 
+    def _crowded(self, wall: float, cpu: float) -> bool:
+        """Whether the window this step closes (if it closes one) had its threads crowded."""
+        self._window[0] += wall
+        self._window[1] += cpu
+        if self._window[0] < SHARE_WINDOW:
+            return False
+        share = self._window[1] / (self._window[0] * self.current)
+        self._window = [0.0, 0.0]
+        return share < CORE_SHARE
+
     def _judge(self) -> None:
         tried = statistics.median(self._tried)
-        if tried <= FASTER * statistics.median(self._times):
+        now = statistics.median(self._times)
+        if tried <= FASTER * now:
             self.current = self.trying
             self._times.clear()
             self._times.extend(self._tried)
             self._up_gap = self._up_wait = FIRST_WAIT
             self._down_gap, self._down_wait = FIRST_WAIT, 0
+            self._lost_at = 0.0
         elif self.trying > self.current:
             self._up_gap = min(2 * self._up_gap, LONGEST_WAIT)
             self._up_wait = self._up_gap
+            self._lost_at = now
         else:
             self._down_wait = self._down_gap
             self._down_gap = min(2 * self._down_gap, LONGEST_WAIT)
-        self._crowded = 0
+        self._window = [0.0, 0.0]
         self.trying = 0
         self._tried = []
