@@ -15,10 +15,10 @@ Its results never depend on the thread count, so the count may change from one s
 That is what ``threads = 0`` does (:class:`ThreadPace`): a step's parallel loops wait for their
 slowest thread, so a thread that loses its core to another process holds up every loop of the
 step. On two cores with one busy elsewhere, the 8000-body pile stepped in 24.6 ms a step on two
-threads and 11.6 on one (medians over steps 150-300). The pace notices a step whose threads had
-less processor time than their wall-clock time asks for, tries fewer threads for a few steps and
-keeps them if they are faster; on fewer threads it tries more now and then, less often while
-they lose.
+threads and 11.6 on one (medians over steps 150-300). The pace notices when, over a tenth of a
+second of steps, the threads had less processor time than their wall-clock time asks for, tries
+fewer threads for a few steps and keeps them if they are faster; on fewer threads it tries more
+now and then, less often while they lose.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ class ThreadPace:
     (:data:`FIRST_WAIT` to :data:`LONGEST_WAIT`, sooner once the steps have grown by
     :data:`GROWN`). A try whose median step time is at most :data:`FASTER` times that of the
     latest steps on the current count makes its count the current one. On a quiet machine the
-    threads get their cores, so the pace does not try fewer and costs two clock reads a step."""
+    threads get their cores, so the pace seldom tries fewer; it costs two clock reads a step."""
 
     def __init__(self) -> None:
         self.most = 0

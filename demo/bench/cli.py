@@ -158,8 +158,8 @@ def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         parser.error("--rounds needs --vs, --scale, --compile or --program")
     if args.threads is not None and not (args.vs or args.scale):
         parser.error("--threads needs --vs or --scale")
-    if args.busy and not args.vs:
-        parser.error("--busy needs --vs")
+    if args.busy and (args.scale or not args.vs):
+        parser.error("--busy needs --vs, and does not go with --scale")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -256,6 +256,7 @@ def test_a_profiled_run_in_its_own_process_prints_the_stage_table() -> None:
         ["--compile", "--profile"],
         ["--busy", "1"],
         ["--scale", "--busy", "1"],
+        ["--scale", "--vs", "box2d", "--busy", "1"],
         ["--vs", "box2d", "--busy", "-1"],
     ],
 )
