@@ -30,11 +30,13 @@ def _xdotool(display: str, *args: str) -> str:
 
 
 def _wait_for_png(folder: Path, count: int, timeout: float) -> list[Path]:
+    """The first ``count`` screenshots in ``folder``, once each is whole: the program reserves a
+    screenshot's name with an empty file, then renames the written picture over it (on a busy
+    machine the picture can take longer than a fixed pause)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         shots = sorted(folder.glob("polycolly-*.png"))
-        if len(shots) >= count:
-            time.sleep(0.2)  # let the writer finish
+        if len(shots) >= count and all(shot.stat().st_size > 0 for shot in shots):
             return shots
         time.sleep(0.1)
     raise AssertionError(f"no screenshot {count} after {timeout} s")
