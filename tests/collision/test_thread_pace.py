@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
-
 from collision.solvers.iterative import IterativeSolver
 from collision.threads import (
     FIRST_WAIT,
@@ -19,7 +17,7 @@ from collision.threads import (
     ThreadPace,
     fast_layer,
 )
-from tests.collision.test_threads import DT, stacked_boxes
+from tests.collision.test_threads import assert_kicked_steps_alike, stacked_boxes
 
 #: A step's time on n threads: (wall-clock s, the process's processor s).
 Machine = Callable[[int], tuple[float, float]]
@@ -170,14 +168,5 @@ def test_big_scene_changing_thread_count_every_step_is_bit_identical_to_one_thre
     solver = paced._solver_object()
     assert isinstance(solver, IterativeSolver)
     pace = solver._pace = Alternating()
-    rng = np.random.default_rng(5)
-    for step in range(24):
-        if step % 8 == 3:
-            i = int(rng.integers(3, one.body_count))
-            kick = rng.normal(0.0, 3.0, 2)
-            for world in (one, paced):
-                world.apply_impulse(i, kick * world.mass[i], world.position[i])
-        one.step(DT)
-        paced.step(DT)
-        assert paced.state_hash() == one.state_hash(), f"step {step}"
+    assert_kicked_steps_alike(one, paced, 24, seed=5, every=8, first=3)
     assert pace.steps == 24
