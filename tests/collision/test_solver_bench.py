@@ -168,10 +168,11 @@ def test_busy_cores_spin_while_the_block_runs_and_are_gone_after() -> None:
         assert len(spinners) == 2
         time.sleep(0.5)
         assert all(p.poll() is None for p in spinners), "a spinner ended early"
-        # Each is on a core: its processor time grows with the wall clock's.
+        # Each runs (a sleeping process would gain nothing): its processor time grows with the
+        # wall clock's, by at least a fifth of it even with the cores shared with other work.
         used = [_cpu_seconds(p.pid) for p in spinners]
         time.sleep(0.5)
-        assert all(_cpu_seconds(p.pid) - u > 0.2 for p, u in zip(spinners, used, strict=True))
+        assert all(_cpu_seconds(p.pid) - u >= 0.1 for p, u in zip(spinners, used, strict=True))
     assert all(p.poll() is not None for p in spinners), "a spinner outlived the block"
 
 

@@ -115,10 +115,12 @@ def test_a_scene_that_grows_gets_its_try_of_more_threads_soon() -> None:
     rarely; then the scene grows and two threads pay: the next try comes within a few steps,
     not after the longest wait."""
     grown_at = 3000
+    step = 0
 
-    def growing(n: int, step: list[int] = [0]) -> tuple[float, float]:  # noqa: B006
-        step[0] += 1
-        if step[0] < grown_at:  # small steps: two threads lose their time to the launches
+    def growing(n: int) -> tuple[float, float]:
+        nonlocal step
+        step += 1
+        if step < grown_at:  # small steps: two threads lose their time to the launches
             return (0.0005, 0.0005) if n == 1 else (0.0008, 0.0008 * 1.2)
         return (0.010, 0.010) if n == 1 else (0.006, 0.012)
 
