@@ -8,11 +8,13 @@ iterations, each a task; collision.tasks hands their arguments across):
 
 - the colouring (soft_step.colour_rows) beside the shock's walk (shock.shock_walk: layers,
   holds), which reads only the contacts and the masses, before the soft step;
-- restitution (restitution.apply_restitution: velocities and impulses) and then the stop
-  passes' rows but their touch flags (shock_rows.stop_values: contacts and masses) beside the
-  shock's travels, loads and lift (shock.shock_travel, shock.shock_loads, shock.lift_planned:
-  the pose), after it; the touch flags, which read the travels, follow on every thread
-  (shock_rows.stop_touches);
+- restitution (restitution.apply_restitution_apart: velocities and impulses) and then the
+  stop passes' rows but their touch flags (shock_rows.stop_values: contacts and masses) beside
+  the shock's travels, loads and lift (shock.shock_travel, shock.shock_loads,
+  shock.lift_planned: the pose), after it; the touch flags, which read the travels, follow on
+  every thread (shock_rows.stop_touches). A big impact (IMPACTS_THREADED manifolds or more:
+  bodies landing all over a falling pile) is resolved first instead, its groups, which share
+  no moving body, on every thread;
 - the shock's stop passes (velocities) beside the packing of the step's contacts
   (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
   (what runs between, the continuous pass and the islands, changes neither).
@@ -29,7 +31,7 @@ from numba import prange
 
 from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.colours import kept_size, kept_views
-from collision.solvers.iterative.restitution import apply_restitution
+from collision.solvers.iterative.restitution import IMPACTS_THREADED, apply_restitution_apart, impacts_apart
 from collision.solvers.iterative.shock import (
     lift_planned,
     propagate_shock,
@@ -111,12 +113,13 @@ def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[t
 @compiled_only()
 def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
     """Task 0: the shock's travels and, where a point is deep and a manifold ``holds`` a body,
-    the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: restitution
-    and, if a manifold ``holds`` a body (else there is no lift and no stop pass), the stop
-    rows but their touch flags into ``stops``. The arguments ``(restitution, shock,
-    travelled, topology, holds, stops)`` (see :func:`respond_beside`) from ``flat`` and
-    ``token``."""
-    restitution, shock, travelled, topology, holds, stops = rebuilt_value(flat, token)
+    the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: restitution,
+    unless ``apart`` says it was resolved already, and, if a manifold ``holds`` a body (else
+    there is no lift and no stop pass), the stop rows but their touch flags into ``stops``.
+    The arguments ``(apart, shock, travelled, topology, holds, stops)`` (see
+    :func:`respond_beside`; ``apart`` = ``(motion, impact, totals, groups, resolved)``) from
+    ``flat`` and ``token``."""
+    apart, shock, travelled, topology, holds, stops = rebuilt_value(flat, token)
     if task == 0:
         pose, _, start, masses, contacts, settings = shock
         deep = shock_travel(pose, start, contacts, settings, travelled)
@@ -124,7 +127,9 @@ def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) 
             lift_planned(pose, masses, contacts, settings, travelled, topology)
             found[0] = 1
     else:
-        apply_restitution(*restitution)
+        motion, impact, totals, groups, resolved = apart
+        if not resolved:
+            apply_restitution_apart(motion, impact, totals, groups, np.int64(1))
         if holds:
             _, _, _, masses, (points, prepared, _), _ = shock
             link, order, layer, held, _ = topology
@@ -166,24 +171,33 @@ def _stops_and_pack(tasks: tuple) -> None:
 def respond_beside(
     restitution: tuple, shock: tuple, found: tuple, store: tuple, threads: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Restitution (``restitution``: apply_restitution's arguments) then the shock
-    (``shock``: propagate_shock's arguments), the walk ``found`` = ``(topology, holds)`` by
+    """Restitution (``restitution``: apply_restitution's arguments; its impact resolved group
+    by group, restitution.apply_restitution_apart) then the shock (``shock``:
+    propagate_shock's arguments), the walk ``found`` = ``(topology, holds)`` by
     :func:`colour_beside_topology`, then the step's contacts packed (``store``:
-    store.pack_contacts' arguments), which it returns: on two threads or more, restitution and
-    the stop rows' values beside the shock's travels and lift, then the rows' touch flags on
-    every thread, then the stop passes beside the packing (which reads no velocity); else one
-    after the other in full."""
+    store.pack_contacts' arguments), which it returns: on two threads or more, restitution
+    (a big impact first, on every thread) and the stop rows' values beside the shock's
+    travels and lift, then the rows' touch flags on every thread, then the stop passes beside
+    the packing (which reads no velocity); else one after the other in full."""
     points, c, prepared, totals, rows = store
+    motion, impact, _, impact_totals, _ = restitution
+    groups = impacts_apart(*restitution)
     if threads < 2:
-        apply_restitution(*restitution)
+        apply_restitution_apart(motion, impact, impact_totals, groups, threads)
         propagate_shock(*shock)
         return pack_contacts(points, c, prepared, totals, rows)
+    # A big impact (bodies landing all over a falling pile) on every thread before the shock's
+    # lift, a small one beside it.
+    resolved = groups[0].shape[0] >= IMPACTS_THREADED
+    if resolved:
+        apply_restitution_apart(motion, impact, impact_totals, groups, threads)
+    apart = (motion, impact, impact_totals, groups, resolved)
     topology, holds = found
     pose, velocity, _, _, _, settings = shock
     travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])
     lifted = np.zeros(1, dtype=np.int64)
     stops = stop_room(topology[1].shape[0])
-    _restitution_and_lift((restitution, shock, travelled, topology, holds, stops), lifted)
+    _restitution_and_lift((apart, shock, travelled, topology, holds, stops), lifted)
     packed = packed_room(c)
     if lifted[0] == 1:
         link, order, layer, _, _ = topology

@@ -24,7 +24,9 @@ from collision.solvers.protocol import StepContext
 
 
 @compiled_only()
-def _find(parent: np.ndarray, i: int) -> int:
+def find_root(parent: np.ndarray, i: int) -> int:
+    """The root of ``i`` in the union-find ``parent (n,) int64`` (a root is its own parent);
+    the path from ``i`` is pointed at it on the way."""
     root = i
     while parent[root] != root:
         root = parent[root]
@@ -73,7 +75,7 @@ def _tick_clocks(bodies: Bodies, static: np.ndarray, state: Any, settings: Any, 
 def _join_touching(
     static: np.ndarray, body_a: np.ndarray, body_b: np.ndarray, separation: np.ndarray
 ) -> np.ndarray:
-    """The islands: ``parent (n,) int64`` of a union-find (see :func:`_find`) joining the rows
+    """The islands: ``parent (n,) int64`` of a union-find (see :func:`find_root`) joining the rows
     of every touching contact (``separation <= 0``) that has no row marked ``static``."""
     parent = np.arange(static.shape[0])
     for k in range(body_a.shape[0]):
@@ -83,8 +85,8 @@ def _join_touching(
         b = body_b[k]
         if static[a] or static[b]:
             continue
-        ra = _find(parent, a)
-        rb = _find(parent, b)
+        ra = find_root(parent, a)
+        rb = find_root(parent, b)
         if ra != rb:
             if ra < rb:
                 parent[rb] = ra
@@ -105,7 +107,7 @@ def _island_clocks(
     for i in range(n):
         if static[i] or sleeping[i]:
             continue
-        r = _find(parent, i)
+        r = find_root(parent, i)
         island_awake[r] = True
         if sleep_time[i] < island_time[r]:
             island_time[r] = sleep_time[i]
@@ -145,7 +147,7 @@ def update_sleep(
     for i in range(sleeping.shape[0]):
         if static[i]:
             continue
-        r = _find(parent, i)
+        r = find_root(parent, i)
         if not island_awake[r]:
             continue
         if island_time[r] >= settings.time_to_sleep:
