@@ -61,10 +61,12 @@ RESTITUTION_PASSES = 32
 RESTITUTION_CONVERGENCE = 1e-12
 
 #: Fewest manifolds in a big world's impact (:func:`apply_restitution_apart`) whose groups are
-#: resolved on several threads, before the shock's lift; a smaller impact is resolved on one
-#: thread beside the lift. On the 8000-body pile a group takes about 19 passes and a pass
-#: about 0.1 us a manifold: 128 manifolds take 0.2-0.3 ms, about as long as the lift.
-IMPACTS_THREADED = 128
+#: resolved on several threads, before the shock's lift; a smaller impact on one thread beside
+#: the lift (resolved first, its time adds to the lift's). 2500 bodies landing at once
+#: (one manifold each): 2.5-2.6 ms on two threads, 5.3-5.9 ms before the groups (the one
+#: impact, beside the lift). The 8000-body pile's landing (200-650 manifolds a step) was no
+#: faster with 128 here than beside the lift.
+IMPACTS_THREADED = 1024
 
 # The Gauss-Seidel visits are compiled without numba's reference counting (UNCOUNTED, see
 # collision/geometry.py: they allocate nothing), their small steps inlined by LLVM
@@ -124,12 +126,18 @@ def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> 
     prepared = impact.prepared
     a, b, ux, uy = _frame(impact, k, column)
     velocity = motion.velocity
-    velocity[a, 0] += motion.inv_mass[a] * d * ux
-    velocity[a, 1] += motion.inv_mass[a] * d * uy
-    motion.angular_velocity[a] += motion.inv_inertia[a] * d * prepared.cross_a[k, column]
-    velocity[b, 0] -= motion.inv_mass[b] * d * ux
-    velocity[b, 1] -= motion.inv_mass[b] * d * uy
-    motion.angular_velocity[b] -= motion.inv_inertia[b] * d * prepared.cross_b[k, column]
+    inv_mass = motion.inv_mass
+    inv_inertia = motion.inv_inertia
+    # A body that does not move is not written (its change is zero): a floor under many
+    # impacts resolved on several threads would be written by all of them.
+    if inv_mass[a] != 0.0 or inv_inertia[a] != 0.0:
+        velocity[a, 0] += inv_mass[a] * d * ux
+        velocity[a, 1] += inv_mass[a] * d * uy
+        motion.angular_velocity[a] += inv_inertia[a] * d * prepared.cross_a[k, column]
+    if inv_mass[b] != 0.0 or inv_inertia[b] != 0.0:
+        velocity[b, 0] -= inv_mass[b] * d * ux
+        velocity[b, 1] -= inv_mass[b] * d * uy
+        motion.angular_velocity[b] -= inv_inertia[b] * d * prepared.cross_b[k, column]
 
 
 @compiled_only(forceinline=True, **UNCOUNTED)
@@ -340,7 +348,7 @@ def _friction_rows(
     return change
 
 
-@compiled_only(**UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _converge(
     motion: Motion,
     impact: Impact,
@@ -370,7 +378,7 @@ def _converge(
             return
 
 
-@compiled_only(**UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _take_back(
     motion: Motion, impact: Impact, order: np.ndarray, span: tuple, totals: tuple, work: tuple
 ) -> None:
@@ -391,7 +399,7 @@ def _take_back(
             scale[k] = 1.0
 
 
-@compiled_only(**UNCOUNTED)
+@compiled_only(forceinline=True, **UNCOUNTED)
 def _resolve(
     motion: Motion, impact: Impact, order: np.ndarray, span: tuple, totals: tuple, work: tuple
 ) -> None:
@@ -515,23 +523,53 @@ def impacts_apart(
     return impact_groups(motion, impact, order)
 
 
+@compiled_only(**UNCOUNTED)
+def _resolve_groups(
+    motion: Motion, impact: Impact, groups: tuple, span: tuple, totals: tuple, work: tuple
+) -> None:
+    """:func:`_resolve` of each of the groups ``first .. end - 1`` (``span``) of ``groups`` =
+    ``(grouped, starts)`` (see :func:`impact_groups`)."""
+    grouped, starts = groups
+    first, end = span
+    for p in range(first, end):
+        _resolve(motion, impact, grouped, (starts[p], starts[p + 1]), totals, work)
+
+
 @compiled_only()
-def _resolve_group(p: int, flat: tuple, token: Any) -> None:
-    """:func:`_resolve` of group ``p``; the arguments ``(motion, impact, groups, totals,
-    work)`` (see :func:`apply_restitution_apart`) from ``flat`` and ``token`` (collision.tasks)."""
-    motion, impact, (grouped, starts), totals, work = rebuilt_value(flat, token)
-    _resolve(motion, impact, grouped, (starts[p], starts[p + 1]), totals, work)
+def _resolve_chunk(chunk: int, flat: tuple, token: Any, bounds: np.ndarray) -> None:
+    """:func:`_resolve_groups` of the groups ``bounds[chunk] .. bounds[chunk + 1] - 1``; the
+    arguments ``(motion, impact, groups, totals, work)`` (see :func:`apply_restitution_apart`)
+    from ``flat`` and ``token`` (collision.tasks)."""
+    motion, impact, groups, totals, work = rebuilt_value(flat, token)
+    _resolve_groups(motion, impact, groups, (bounds[chunk], bounds[chunk + 1]), totals, work)
 
 
 @compiled_only(parallel=True)
-def _resolve_threaded(arguments: tuple, groups: int) -> None:
-    """:func:`_resolve_group` of each of the ``groups`` groups on numba's threads: they share no
-    moving body, so each gives what it gives alone (a body that does not move takes pushes of
-    zero, which leave its velocity as it is)."""
+def _resolve_threaded(arguments: tuple, bounds: np.ndarray) -> None:
+    """:func:`_resolve_chunk` of each chunk of groups ``bounds`` on numba's threads: the groups
+    share no moving body, so each gives what it gives alone (a body that does not move takes
+    pushes of zero, which leave its velocity as it is)."""
     flat = flat_leaves(arguments)
     token = nesting_token(arguments)
-    for p in prange(groups):
-        _resolve_group(p, flat, token)
+    for chunk in prange(bounds.shape[0] - 1):
+        _resolve_chunk(chunk, flat, token, bounds)
+
+
+@compiled_only()
+def _chunk_bounds(starts: np.ndarray, chunks: int) -> np.ndarray:
+    """``(k + 1,)`` group indices cutting the groups ``starts`` (see :func:`impact_groups`)
+    into at most ``chunks`` runs of about as many manifolds each."""
+    groups = starts.shape[0] - 1
+    total = starts[groups]
+    bounds = np.empty(chunks + 1, dtype=np.int64)
+    bounds[0] = 0
+    k = 1
+    for p in range(1, groups):
+        if k < chunks and starts[p] * chunks >= k * total:
+            bounds[k] = p
+            k += 1
+    bounds[k] = groups
+    return bounds[: k + 1]
 
 
 @stage()
@@ -548,7 +586,8 @@ def apply_restitution_apart(
     c = totals[0].shape[0]
     work = (np.empty(c), np.empty(c), np.empty(c))
     if threads >= 2 and grouped.shape[0] >= IMPACTS_THREADED:
-        _resolve_threaded((motion, impact, groups, totals, work), starts.shape[0] - 1)
+        # A few chunks a thread: groups differ in size and in passes.
+        bounds = _chunk_bounds(starts, 4 * threads)
+        _resolve_threaded((motion, impact, groups, totals, work), bounds)
         return
-    for p in range(starts.shape[0] - 1):
-        _resolve(motion, impact, grouped, (starts[p], starts[p + 1]), totals, work)
+    _resolve_groups(motion, impact, groups, (np.int64(0), starts.shape[0] - 1), totals, work)
