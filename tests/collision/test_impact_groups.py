@@ -68,11 +68,12 @@ def test_groups_are_the_connected_parts_of_random_contact_graphs(seed: int) -> N
     assert got == expected
 
 
-def _big_world(threads: int = 1) -> World:
-    """An empty floor and, far below it, enough static rows to make the world a big one."""
+def _big_world(threads: int = 1, width: float = 400.0) -> World:
+    """An empty floor ``width`` long and, far below it, enough static rows to make the world a
+    big one."""
     world = World(gravity=(0.0, -10.0), friction=0.6)
     world.solver_settings("iterative").threads = threads
-    world.add_body(Polygon.box(400.0, 1.0), (0.0, -0.5), static=True)
+    world.add_body(Polygon.box(width, 1.0), (0.0, -0.5), static=True)
     for k in range(THREADED_BODIES):
         world.add_body(Polygon.box(0.5, 0.5), ((k % 64) * 1.0, -100.0 - (k // 64) * 1.0), static=True)
     return world
@@ -123,7 +124,7 @@ def test_an_impact_far_away_changes_nothing_of_a_landing(
 def _rain(threads: int, count: int) -> World:
     """``count`` boxes and triangles, some in pairs that strike each other, falling to land on
     the big world's floor in the same step."""
-    world = _big_world(threads)
+    world = _big_world(threads, width=count * 1.2 + 10.0)
     rng = np.random.default_rng(5)
     for k in range(count):
         x = (k - count / 2) * 1.2
