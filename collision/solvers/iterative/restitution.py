@@ -119,6 +119,12 @@ def _frame(impact: Impact, k: Index, column: Index) -> tuple[int, int, float, fl
     return impact.prepared.body_a[k], impact.prepared.body_b[k], ux, uy
 
 
+@njit(cache=True, inline="always")
+def _moves(motion: Motion, i: Index) -> bool:
+    """Whether an impulse moves body ``i`` (a nonzero inverse mass or inertia)."""
+    return motion.inv_mass[i] != 0.0 or motion.inv_inertia[i] != 0.0
+
+
 @compiled_only(forceinline=True, **UNCOUNTED)
 def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> None:
     """Impulse ``d`` (N s) on A at point ``k`` along its normal (``column`` NORMAL) or tangent
@@ -130,11 +136,11 @@ def _push(motion: Motion, impact: Impact, k: Index, column: Index, d: float) -> 
     inv_inertia = motion.inv_inertia
     # A body that does not move is not written (its change is zero): a floor under many
     # impacts resolved on several threads would be written by all of them.
-    if inv_mass[a] != 0.0 or inv_inertia[a] != 0.0:
+    if _moves(motion, a):
         velocity[a, 0] += inv_mass[a] * d * ux
         velocity[a, 1] += inv_mass[a] * d * uy
         motion.angular_velocity[a] += inv_inertia[a] * d * prepared.cross_a[k, column]
-    if inv_mass[b] != 0.0 or inv_inertia[b] != 0.0:
+    if _moves(motion, b):
         velocity[b, 0] -= inv_mass[b] * d * ux
         velocity[b, 1] -= inv_mass[b] * d * uy
         motion.angular_velocity[b] -= inv_inertia[b] * d * prepared.cross_b[k, column]
@@ -464,24 +470,25 @@ def impact_groups(motion: Motion, impact: Impact, order: np.ndarray) -> tuple[np
     manifolds ``grouped[starts[p]:starts[p + 1]]``, in the order ``order`` gives them, groups in
     the order of their first manifold. A body that does not move joins nothing: a floor under
     two landing boxes is two impacts."""
-    inv_mass = motion.inv_mass
-    inv_inertia = motion.inv_inertia
+    n = motion.inv_mass.shape[0]
     offsets = impact.manifolds.offsets
     body_a = impact.prepared.body_a
     body_b = impact.prepared.body_b
     m_count = order.shape[0]
-    parent = np.arange(inv_mass.shape[0])
+    if m_count == 0:  # most steps: no impact, and nothing the size of the bodies to make
+        return order, np.zeros(1, dtype=np.int64)
+    parent = np.arange(n)
     for m in range(m_count):
         first = offsets[order[m]]
         a = body_a[first]
         b = body_b[first]
-        if (inv_mass[a] != 0.0 or inv_inertia[a] != 0.0) and (inv_mass[b] != 0.0 or inv_inertia[b] != 0.0):
+        if _moves(motion, a) and _moves(motion, b):
             ra = find_root(parent, a)
             rb = find_root(parent, b)
             parent[max(ra, rb)] = min(ra, rb)
     # Each manifold's group, numbered as first met; one whose bodies both do not move (its
     # impulses change nothing) is a group of its own.
-    group_of_root = np.full(inv_mass.shape[0], -1, dtype=np.int64)
+    group_of_root = np.full(n, -1, dtype=np.int64)
     group = np.empty(m_count, dtype=np.int64)
     groups = 0
     for m in range(m_count):
@@ -489,9 +496,9 @@ def impact_groups(motion: Motion, impact: Impact, order: np.ndarray) -> tuple[np
         a = body_a[first]
         b = body_b[first]
         root = -1
-        if inv_mass[a] != 0.0 or inv_inertia[a] != 0.0:
+        if _moves(motion, a):
             root = find_root(parent, a)
-        elif inv_mass[b] != 0.0 or inv_inertia[b] != 0.0:
+        elif _moves(motion, b):
             root = find_root(parent, b)
         if root >= 0 and group_of_root[root] >= 0:
             group[m] = group_of_root[root]
