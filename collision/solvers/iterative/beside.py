@@ -13,7 +13,7 @@ iterations, each a task; collision.tasks hands their arguments across):
   the shock's travels, loads and lift (shock.shock_travel, shock.shock_loads,
   shock.lift_planned: the pose), after it; the touch flags, which read the travels, follow on
   every thread (shock_rows.stop_touches). A big impact (IMPACTS_THREADED manifolds or more:
-  bodies landing all over a falling pile) is resolved first instead, its groups, which share
+  a rain of bodies landing together) is resolved first instead, its groups, which share
   no moving body, on every thread;
 - the shock's stop passes (velocities) beside the packing of the step's contacts
   (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
@@ -186,7 +186,7 @@ def respond_beside(
         apply_restitution_apart(motion, impact, impact_totals, groups, threads)
         propagate_shock(*shock)
         return pack_contacts(points, c, prepared, totals, rows)
-    # A big impact (bodies landing all over a falling pile) on every thread before the shock's
+    # A big impact (a rain of bodies landing together) on every thread before the shock's
     # lift, a small one beside it.
     resolved = groups[0].shape[0] >= IMPACTS_THREADED
     if resolved:
