@@ -12,7 +12,7 @@ import warnings
 import numpy as np
 from numba import njit, prange
 
-from collision.geometry import cos_sin, stable_argsort
+from collision.geometry import UNCOUNTED, Index, cos_sin, stable_argsort
 from collision.kernels import compiled_only
 from collision.tolerances import MAX_PAIRS_PER_BODY
 
@@ -275,6 +275,53 @@ def _sorted_pairs(pairs: np.ndarray, m: int, n: int) -> np.ndarray:
     return out
 
 
+@compiled_only(**UNCOUNTED)
+def _sweep_strips(strips: tuple, at: np.ndarray, pairs: np.ndarray, m: Index, capacity: Index) -> Index:
+    """The sweep of :func:`candidate_pairs` over the strips ``strips`` (what
+    :func:`_strip_boxes` returns) from where ``at`` = ``(strip, entry, partner, end)`` says it
+    left off up to strip ``end`` (not included), each pair into row ``m``, ``m + 1``, ... of
+    ``pairs``; returns the row after the last one written. It stops at a pair it has no row
+    for (``m == capacity``) and leaves ``at`` there, so a call with more rows goes on from it;
+    ``at[0] == at[3]`` once every strip is swept. A pair of boxes sharing several strips is
+    found in the one where their overlap starts."""
+    start, (low, scale, count), bounds, flags, body = strips
+    s = at[0]
+    k = max(at[1], start[s]) if s < at[3] else at[1]
+    q = at[2]
+    while s < at[3]:
+        end = start[s + 1]
+        while k < end:
+            top_a = bounds[1, k]
+            bottom_b = bounds[2, k]
+            top_b = bounds[3, k]
+            skip_k = flags[k]
+            q = max(q, k + 1)
+            while q < end:
+                if bounds[0, q] > top_a:
+                    break
+                if _meet(bottom_b, top_b, skip_k, bounds[2, q], bounds[3, q], flags[q]) and (
+                    _strip_of(max(bottom_b, bounds[2, q]), low, scale, count) == s
+                ):
+                    if m == capacity:
+                        at[0] = s
+                        at[1] = k
+                        at[2] = q
+                        return m
+                    i = body[k]
+                    j = body[q]
+                    pairs[m, 0] = min(i, j)
+                    pairs[m, 1] = max(i, j)
+                    m += 1
+                q += 1
+            q = 0
+            k += 1
+        s += 1
+        if s < at[3]:
+            k = start[s]
+    at[0] = s
+    return m
+
+
 @compiled_only()
 def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
     """Pairs ``(i, j)``, ``i < j``, whose boxes overlap, sorted by ``i`` then ``j``.
@@ -292,49 +339,89 @@ def candidate_pairs(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.
     reached yet are not tested this step) and ``crowd[0]`` (an ``(1,) int64`` flag) is set.
     """
     n = lo.shape[0]
+    strips = _strip_boxes(lo, hi, skip)
+    return _swept_pairs(strips, n, np.zeros(4, dtype=np.int64), crowd)
+
+
+@njit(cache=True, inline="always")
+def _swept_pairs(strips: tuple, n: int, at: np.ndarray, crowd: np.ndarray) -> np.ndarray:
+    """:func:`_sweep_strips` over every strip, its rows grown as it goes up to the pair
+    budget, then sorted (``at`` four int64 of scratch)."""
     budget = MAX_PAIRS_PER_BODY * n
-    start, (low, scale, strips), bounds, flags, body = _strip_boxes(lo, hi, skip)
+    for r in range(3):
+        at[r] = 0
+    at[3] = strips[1][2]
     capacity = min(max(16, 4 * n), budget)
     pairs = np.empty((capacity, 2), dtype=np.int64)
-    m = 0
-    full = False
-    for s in range(strips):
-        if full:
+    m = _sweep_strips(strips, at, pairs, np.int64(0), capacity)
+    while at[0] < at[3]:
+        if capacity == budget:
+            crowd[0] = 1
             break
-        end = start[s + 1]
-        for k in range(start[s], end):
-            if full:
-                break
-            top_a = bounds[1, k]
-            bottom_b = bounds[2, k]
-            top_b = bounds[3, k]
-            skip_k = flags[k]
-            for q in range(k + 1, end):
-                if bounds[0, q] > top_a:
-                    break
-                if not _meet(bottom_b, top_b, skip_k, bounds[2, q], bounds[3, q], flags[q]):
-                    continue
-                if _strip_of(max(bottom_b, bounds[2, q]), low, scale, strips) != s:
-                    continue
-                if m == capacity:
-                    if capacity == budget:
-                        crowd[0] = 1
-                        full = True
-                        break
-                    capacity = min(2 * capacity, budget)
-                    grown = np.empty((capacity, 2), dtype=np.int64)
-                    # Element by element: a slice assignment checks shapes with an error message
-                    # whose string formatting numba compiles too (seconds of a cold start).
-                    for r in range(m):
-                        grown[r, 0] = pairs[r, 0]
-                        grown[r, 1] = pairs[r, 1]
-                    pairs = grown
-                i = body[k]
-                j = body[q]
-                pairs[m, 0] = min(i, j)
-                pairs[m, 1] = max(i, j)
-                m += 1
+        capacity = min(2 * capacity, budget)
+        grown = np.empty((capacity, 2), dtype=np.int64)
+        # Element by element: a slice assignment checks shapes with an error message whose
+        # string formatting numba compiles too (seconds of a cold start).
+        for r in range(m):
+            grown[r, 0] = pairs[r, 0]
+            grown[r, 1] = pairs[r, 1]
+        pairs = grown
+        m = _sweep_strips(strips, at, pairs, m, capacity)
     return _sorted_pairs(pairs, m, n)
+
+
+@compiled_only(forceinline=True, **UNCOUNTED)
+def _sweep_half(
+    half: int, arrays: tuple, cut: tuple, at: np.ndarray, pairs: np.ndarray, counts: np.ndarray
+) -> None:
+    """:func:`_sweep_strips` of half ``half`` (0, 1) of the strips ``(start, cut, bounds,
+    flags, body)`` (``arrays`` the four arrays), as ``at[half]`` gives them, into that half of
+    the rows of ``pairs``; how many it wrote into ``counts[half]``. Inlined by LLVM, not
+    numba: stores numba inlines into a threaded loop's body can be lost."""
+    start, bounds, flags, body = arrays
+    rows = pairs.shape[0] // 2
+    first = half * rows
+    strips = (start, cut, bounds, flags, body)
+    counts[half] = _sweep_strips(strips, at[half], pairs, first, first + rows) - first
+
+
+@compiled_only(parallel=True)
+def _sweep_halves(
+    arrays: tuple, low: float, scale: float, count: int, at: np.ndarray, pairs: np.ndarray, counts: np.ndarray
+) -> None:
+    """:func:`_sweep_half` of both halves at once (the strips' cut as three numbers: a parallel
+    loop takes no tuple of them)."""
+    for half in prange(2):
+        _sweep_half(half, arrays, (low, scale, count), at, pairs, counts)
+
+
+@compiled_only()
+def candidate_pairs_halves(lo: np.ndarray, hi: np.ndarray, skip: np.ndarray, crowd: np.ndarray) -> np.ndarray:
+    """:func:`candidate_pairs`, the same pairs, its sweep on two threads: the strips in two
+    runs of about as many entries each, each swept into rows of its own (4 per box), then
+    put together and sorted. Boxes making more pairs than that are swept again on one
+    thread, as :func:`candidate_pairs` sweeps them (with its budget)."""
+    n = lo.shape[0]
+    strips = _strip_boxes(lo, hi, skip)
+    start, (low, scale, count), bounds, flags, body = strips
+    middle = 0
+    while middle < count and 2 * start[middle] < start[count]:
+        middle += 1
+    at = np.zeros((2, 4), dtype=np.int64)
+    at[0, 3] = middle
+    at[1, 0] = middle
+    at[1, 3] = count
+    rows = min(max(16, 4 * n), MAX_PAIRS_PER_BODY * n)
+    pairs = np.empty((2 * rows, 2), dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    _sweep_halves((start, bounds, flags, body), low, scale, count, at, pairs, counts)
+    if at[0, 0] < at[0, 3] or at[1, 0] < at[1, 3]:
+        return _swept_pairs(strips, n, at[0], crowd)
+    m = counts[0]
+    for r in range(counts[1]):  # the second half's pairs moved up behind the first's
+        pairs[m + r, 0] = pairs[rows + r, 0]
+        pairs[m + r, 1] = pairs[rows + r, 1]
+    return _sorted_pairs(pairs, m + counts[1], n)
 
 
 def warn_crowd(count: int) -> bool:

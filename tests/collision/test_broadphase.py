@@ -7,6 +7,7 @@ import numpy as np
 from collision.broadphase import (
     _strip_boxes,
     candidate_pairs,
+    candidate_pairs_halves,
     sweep_axis,
     swept_bounds,
     transform_vertices,
@@ -252,3 +253,44 @@ def test_candidate_pairs_match_brute_force_among_hostile_boxes() -> None:
         for p in python_entry(candidate_pairs)(lo, lo.copy(), np.zeros(50, dtype=np.bool_), _flag()).tolist()
     ]
     assert got == [(i, j) for i in range(50) for j in range(i + 1, 50)]
+
+
+def test_the_sweep_on_two_threads_gives_the_pairs_and_flag_of_one() -> None:
+    """candidate_pairs_halves (a big world's rebuild: the strips swept in two halves at once)
+    returns exactly candidate_pairs' pairs and crowd flag: on piles (either way up), random and
+    hostile boxes, boxes the wrong way round or NaN, one strip, and crowds past a half's rows
+    or the pair budget (swept again on one thread)."""
+    rng = np.random.default_rng(23)
+    cases = []
+    lo, hi, skip = _pile_boxes(rng)
+    cases += [(lo, hi, skip), (lo[:, ::-1].copy(), hi[:, ::-1].copy(), skip)]
+    flipped = lo.copy(), hi.copy()
+    chosen = rng.choice(len(lo), size=40, replace=False)
+    flipped[0][chosen, 1], flipped[1][chosen, 1] = hi[chosen, 1] + 0.5, lo[chosen, 1] - 0.5
+    cases.append((*flipped, skip))
+    with_nan = lo.copy(), hi.copy()
+    with_nan[0][[10, 400], 1] = np.nan
+    with_nan[1][[20, 400], 1] = np.nan
+    cases.append((*with_nan, skip))
+    for n in (0, 1, 2, 17, 300, 3000):
+        centre = rng.uniform(0, 2.0 * math.sqrt(n + 1), size=(n, 2))
+        half = rng.uniform(0.1, 1.5, size=(n, 2))
+        cases.append((centre - half, centre + half, rng.random(n) < 0.3))
+    for spread in (40.0, 1e6):
+        h_lo, h_hi = _hostile_boxes(rng, 400, spread)
+        cases.append((h_lo, h_hi, rng.random(400) < 0.2))
+    wide = np.zeros((30, 2)), np.ones((30, 2))
+    wide[1][:, 0] = np.arange(30) + 1.0  # one strip: every box as tall as the span
+    cases.append((*wide, np.zeros(30, dtype=np.bool_)))
+    for n in (65, 66, 2000):  # heaped on one spot: past a half's rows, then past the budget
+        cases.append((np.zeros((n, 2)), np.ones((n, 2)), np.zeros(n, dtype=np.bool_)))
+    dense = rng.uniform(0.0, 6.0, size=(400, 2))  # about 9 pairs a box: past a half's rows
+    cases.append((dense, dense + 1.0, np.zeros(400, dtype=np.bool_)))
+    for lo_c, hi_c, skip_c in cases:
+        one, two = _flag(), _flag()
+        expected = python_entry(candidate_pairs)(lo_c, hi_c, skip_c, one)
+        got = python_entry(candidate_pairs_halves)(lo_c, hi_c, skip_c, two)
+        assert got.dtype == np.int64 and np.array_equal(got, expected) and two[0] == one[0]
+    # The last case grew its rows twice, resuming the sweep mid-strip: still brute force's pairs.
+    assert [tuple(p) for p in expected.tolist()] == _brute_pairs(dense, dense + 1.0, skip_c)
+    assert len(expected) > 8 * 400 and one[0] == 0

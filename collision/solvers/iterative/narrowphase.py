@@ -21,6 +21,7 @@ from numba import njit, prange
 from collision.bodies import Bodies
 from collision.broadphase import (
     candidate_pairs,
+    candidate_pairs_halves,
     swept_bounds,
     transform_and_bound_threaded,
     transform_vertices,
@@ -63,8 +64,9 @@ def cached_pairs(
     (the same test, in the same (i, j) order). When a few bodies (at most one in REFIT_SHARE)
     left their fat boxes or changed flags, only theirs are grown again and their pairs found
     again (``refit_pairs``, on ``threads`` threads when two or more; None: a small world's,
-    see :func:`collide`); when more did, the cache is rebuilt on one thread (within the pair
-    budget: ``crowd`` is the step context's flag, see ``candidate_pairs``). Returns
+    see :func:`collide`); when more did, the cache is rebuilt, its sweep on two threads when
+    ``threads`` is two or more (``candidate_pairs_halves``; within the pair budget: ``crowd``
+    is the step context's flag, see ``candidate_pairs``). Returns
     ``(pairs (m, 2), fat_pairs)`` (the fat pairs to keep for next step).
     """
     n = lo.shape[0]
@@ -92,7 +94,12 @@ def cached_pairs(
         for i in range(n):
             grown_box(lo, hi, grow, fat_lo, fat_hi, i)
             fat_skip[i] = skip[i]
-        fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        if threads is None:
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        elif threads < 2:
+            fat_pairs = candidate_pairs(fat_lo, fat_hi, skip, crowd)
+        else:
+            fat_pairs = candidate_pairs_halves(fat_lo, fat_hi, skip, crowd)
         fat_valid[0] = True
     kept = np.empty_like(fat_pairs)
     # np.int64(0), not a literal: _meeting_span would be compiled for it besides the halves' int64.
@@ -166,7 +173,7 @@ def broadphase(
     one body and pairs where neither row is ``dynamic (n,) bool`` (kinematic against kinematic
     or static) are dropped. Without ``context.continuous`` the boxes are not swept. The vertices,
     the boxes, the cache's refit and its filter on ``threads`` threads when two or more (None: a
-    small world's); a rebuild's sweep on one."""
+    small world's); a rebuild's sweep on two of them."""
     state, fat_pairs = cache
     n = bodies.position.shape[0]
     wv = bodies.world_vertices
