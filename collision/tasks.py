@@ -7,8 +7,10 @@ in one of those tuples does not get through (numba 0.68 cannot pass it, or rebui
 it was unpacked from a tuple). So the tasks' arguments go across as the flat tuple of every
 array and number in them (:func:`leaves`) and a one-byte token whose type is their nesting
 (:func:`nesting`); the body rebuilds the arguments from the two (:func:`rebuilt`). The arrays
-are the same arrays (no copy). Kernels call them as :func:`flat_leaves`, :func:`nesting_token`
-and :func:`rebuilt_value`, which run in Python too (interpreted, or with ``NUMBA_DISABLE_JIT``).
+are the same arrays (no copy). Tasks that share out work as they come free take its pieces'
+numbers from one counter (:func:`fetch_increment`). Kernels call them as :func:`flat_leaves`,
+:func:`nesting_token`, :func:`rebuilt_value` and :func:`take_next`, which run in Python too
+(interpreted, or with ``NUMBA_DISABLE_JIT``).
 """
 
 from __future__ import annotations
@@ -116,6 +118,21 @@ def rebuilt(typingctx: Any, flat: Any, token: Any) -> Any:
     return token.nested(flat, token), codegen
 
 
+@intrinsic
+def fetch_increment(typingctx: Any, counter: Any) -> Any:
+    """``counter[0]`` (an int64 array's first element) before adding one to it, in one atomic
+    step (LLVM's ``atomicrmw add``): threads that take numbers from the same counter each get a
+    number of their own."""
+    if not isinstance(counter, types.Array) or counter.dtype != types.int64:
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.atomic_rmw("add", array.data, ir.Constant(ir.IntType(64), 1), "seq_cst")
+
+    return types.int64(counter), codegen
+
+
 def _leaves_interpreted(value: Any) -> tuple[Any, ...]:
     """:func:`leaves` in Python."""
     if isinstance(value, tuple):
@@ -141,6 +158,13 @@ def _rebuilt_interpreted(flat: tuple[Any, ...], token: Any) -> Any:
     return build(token)
 
 
+def _take_interpreted(counter: Any) -> int:
+    """:func:`fetch_increment` in Python (one thread: a parallel loop runs as a loop)."""
+    taken = int(counter[0])
+    counter[0] = taken + 1
+    return taken
+
+
 if config.DISABLE_JIT:  # type: ignore[attr-defined]
 
     def flat_leaves(value: Any) -> tuple[Any, ...]:
@@ -154,6 +178,10 @@ if config.DISABLE_JIT:  # type: ignore[attr-defined]
     def rebuilt_value(flat: tuple[Any, ...], token: Any) -> Any:
         """:func:`rebuilt`, the JIT off."""
         return _rebuilt_interpreted(flat, token)
+
+    def take_next(counter: Any) -> int:
+        """:func:`fetch_increment`, the JIT off."""
+        return _take_interpreted(counter)
 
 else:
 
@@ -172,6 +200,12 @@ else:
         """:func:`rebuilt` as a kernel."""
         return rebuilt(flat, token)  # type: ignore[call-arg]
 
+    @compiled_only(forceinline=True)
+    def take_next(counter: Any) -> int:
+        """:func:`fetch_increment` as a kernel."""
+        return fetch_increment(counter)  # type: ignore[call-arg]
+
     interpreter.stand_in(flat_leaves, _leaves_interpreted)
     interpreter.stand_in(nesting_token, _nesting_interpreted)
     interpreter.stand_in(rebuilt_value, _rebuilt_interpreted)
+    interpreter.stand_in(take_next, _take_interpreted)

@@ -1,7 +1,8 @@
 """Two tasks side by side on numba's threads (collision/tasks.py,
 collision/solvers/iterative/beside.py): records handed across a parallel loop arrive whole
-and the tasks' writes land in the caller's arrays; a big world whose shock propagation acts
-steps to the same bits, and packs the same contacts, on one thread and on two."""
+and the tasks' writes land in the caller's arrays; threads taking numbers from one counter
+each get numbers of their own; a big world whose shock propagation acts steps to the same
+bits, and packs the same contacts, on one thread and on two."""
 
 from __future__ import annotations
 
@@ -16,9 +17,11 @@ from collision.tasks import (
     _leaves_interpreted,
     _nesting_interpreted,
     _rebuilt_interpreted,
+    _take_interpreted,
     flat_leaves,
     nesting_token,
     rebuilt_value,
+    take_next,
 )
 from collision.threads import fast_layer
 from tests.collision.test_threads import stacked_boxes
@@ -56,6 +59,34 @@ def _two_tasks(args: tuple, out: np.ndarray) -> None:
     token = nesting_token(both)
     for task in prange(2):
         _one_task(task, flat, token)
+
+
+@njit
+def _take_until(task: int, counter: np.ndarray, taken: np.ndarray) -> None:
+    k = take_next(counter)
+    while k < taken.shape[0]:
+        taken[k] += 1 + task
+        k = take_next(counter)
+
+
+@njit(parallel=True)
+def _take_on_two_threads(counter: np.ndarray, taken: np.ndarray) -> None:
+    for task in prange(2):
+        _take_until(task, counter, taken)
+
+
+def test_two_threads_taking_from_one_counter_take_each_number_once() -> None:
+    """take_next is one atomic step: two threads racing through a counter 200 000 times take
+    every number exactly once (a read then a write would hand some out twice), and the
+    counter ends one past the last number for each thread's last, empty-handed, take."""
+    assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
+    for _ in range(5):
+        counter = np.zeros(1, dtype=np.int64)
+        taken = np.zeros(200_000, dtype=np.int64)
+        _take_on_two_threads(counter, taken)
+        assert np.all((taken == 1) | (taken == 2)) and counter[0] == taken.shape[0] + 2
+    counter = np.array([7], dtype=np.int64)
+    assert _take_interpreted(counter) == 7 and counter[0] == 8
 
 
 def test_a_nested_value_comes_back_as_it_went() -> None:

@@ -8,13 +8,14 @@ iterations, each a task; collision.tasks hands their arguments across):
 
 - the colouring (soft_step.colour_rows) beside the shock's walk (shock.shock_walk: layers,
   holds), which reads only the contacts and the masses, before the soft step;
-- restitution (restitution.apply_restitution_apart: velocities and impulses) and then the
-  stop passes' rows but their touch flags (shock_rows.stop_values: contacts and masses) beside
-  the shock's travels, loads and lift (shock.shock_travel, shock.shock_loads,
-  shock.lift_planned: the pose), after it; the touch flags, which read the travels, follow on
-  every thread (shock_rows.stop_touches). A big impact (IMPACTS_THREADED manifolds or more:
-  a rain of bodies landing together) is resolved first instead, its groups, which share
-  no moving body, on every thread;
+- the stop passes' rows but their touch flags (shock_rows.stop_values: contacts and masses)
+  beside the shock's travels, loads and lift (shock.shock_travel, shock.shock_loads,
+  shock.lift_planned: the pose), after it, and restitution (velocities and impulses) on both
+  threads as they come free: its groups, which share no moving body, in chunks each thread
+  takes in turn (restitution.resolve_taken), so that a landing's long restitution does not
+  keep the lift's thread waiting; the touch flags, which read the travels, follow on every
+  thread (shock_rows.stop_touches). A big impact (IMPACTS_THREADED manifolds or more: a
+  rain of bodies landing together) is resolved first instead, on every thread;
 - the shock's stop passes (velocities) beside the packing of the step's contacts
   (store.pack_contacts: points and impulses), which the step would otherwise pack at its end
   (what runs between, the continuous pass and the islands, changes neither).
@@ -31,7 +32,13 @@ from numba import prange
 
 from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.colours import kept_size, kept_views
-from collision.solvers.iterative.restitution import IMPACTS_THREADED, apply_restitution_apart, impacts_apart
+from collision.solvers.iterative.restitution import (
+    IMPACTS_THREADED,
+    apply_restitution_apart,
+    impacts_apart,
+    resolve_taken,
+    taken_chunks,
+)
 from collision.solvers.iterative.shock import (
     lift_planned,
     propagate_shock,
@@ -45,6 +52,10 @@ from collision.solvers.iterative.shock_rows import stop_pass, stop_room, stop_to
 from collision.solvers.iterative.soft_step import colour_rows
 from collision.solvers.iterative.store import pack_contacts, pack_contacts_into, packed_room
 from collision.tasks import flat_leaves, nesting_token, rebuilt_value
+
+#: Chunks per thread a small impact's groups are cut into (restitution.taken_chunks): fine
+#: enough that the threads end together within a chunk or so.
+TAKEN_CHUNKS = 8
 
 
 @compiled_only()
@@ -113,12 +124,12 @@ def colour_beside_topology(colour: tuple, shock: tuple, threads: int) -> tuple[t
 @compiled_only()
 def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) -> None:
     """Task 0: the shock's travels and, where a point is deep and a manifold ``holds`` a body,
-    the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: restitution,
-    unless ``apart`` says it was resolved already, and, if a manifold ``holds`` a body (else
-    there is no lift and no stop pass), the stop rows but their touch flags into ``stops``.
-    The arguments ``(apart, shock, travelled, topology, holds, stops)`` (see
-    :func:`respond_beside`; ``apart`` = ``(motion, impact, totals, groups, resolved)``) from
-    ``flat`` and ``token``."""
+    the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: if a
+    manifold ``holds`` a body (else there is no lift and no stop pass), the stop rows but their
+    touch flags into ``stops``. Then both: restitution's chunks, as they take them
+    (restitution.resolve_taken). The arguments ``(apart, shock, travelled, topology, holds,
+    stops)`` (see :func:`respond_beside`; ``apart`` = ``(motion, impact, totals, groups,
+    chunks)``) from ``flat`` and ``token``."""
     apart, shock, travelled, topology, holds, stops = rebuilt_value(flat, token)
     if task == 0:
         pose, _, start, masses, contacts, settings = shock
@@ -126,14 +137,11 @@ def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) 
         if deep and holds and shock_loads(masses, settings, topology):
             lift_planned(pose, masses, contacts, settings, travelled, topology)
             found[0] = 1
-    else:
-        motion, impact, totals, groups, resolved = apart
-        if not resolved:
-            apply_restitution_apart(motion, impact, totals, groups, np.int64(1))
-        if holds:
-            _, _, _, masses, (points, prepared, _), _ = shock
-            link, order, layer, held, _ = topology
-            stop_values(points, prepared, (link, order, layer), held, masses, stops)
+    elif holds:
+        _, _, _, masses, (points, prepared, _), _ = shock
+        link, order, layer, held, _ = topology
+        stop_values(points, prepared, (link, order, layer), held, masses, stops)
+    resolve_taken(*apart)
 
 
 @compiled_only(parallel=True)
@@ -175,10 +183,11 @@ def respond_beside(
     by group, restitution.apply_restitution_apart) then the shock (``shock``:
     propagate_shock's arguments), the walk ``found`` = ``(topology, holds)`` by
     :func:`colour_beside_topology`, then the step's contacts packed (``store``:
-    store.pack_contacts' arguments), which it returns: on two threads or more, restitution
-    (a big impact first, on every thread) and the stop rows' values beside the shock's
-    travels and lift, then the rows' touch flags on every thread, then the stop passes beside
-    the packing (which reads no velocity); else one after the other in full."""
+    store.pack_contacts' arguments), which it returns: on two threads or more, the stop rows'
+    values beside the shock's travels and lift and restitution's groups on both threads as
+    they come free (a big impact first instead, on every thread), then the rows' touch flags
+    on every thread, then the stop passes beside the packing (which reads no velocity); else
+    one after the other in full."""
     points, c, prepared, totals, rows = store
     motion, impact, _, impact_totals, _ = restitution
     groups = impacts_apart(*restitution)
@@ -191,7 +200,8 @@ def respond_beside(
     resolved = groups[0].shape[0] >= IMPACTS_THREADED
     if resolved:
         apply_restitution_apart(motion, impact, impact_totals, groups, threads)
-    apart = (motion, impact, impact_totals, groups, resolved)
+    chunks = taken_chunks(groups, impact_totals[0].shape[0], 0 if resolved else TAKEN_CHUNKS * threads)
+    apart = (motion, impact, impact_totals, groups, chunks)
     topology, holds = found
     pose, velocity, _, _, _, settings = shock
     travelled = travel_room(pose[0].shape[0], prepared.body_a.shape[0])

@@ -50,7 +50,7 @@ from collision.geometry import UNCOUNTED, Index
 from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.islands import find_root
 from collision.solvers.iterative.warm_start import Manifolds, Prepared
-from collision.tasks import flat_leaves, nesting_token, rebuilt_value
+from collision.tasks import flat_leaves, nesting_token, rebuilt_value, take_next
 
 #: Gauss-Seidel passes over the impact's manifolds at most; a frictionless lone manifold is
 #: exact in one pass, so this only bounds chains of simultaneous impacts and the exchange
@@ -577,6 +577,36 @@ def _chunk_bounds(starts: np.ndarray, chunks: int) -> np.ndarray:
             k += 1
     bounds[k] = groups
     return bounds[: k + 1]
+
+
+@compiled_only()
+def taken_chunks(groups: tuple, points: int, chunks: int) -> tuple:
+    """What :func:`resolve_taken` takes the groups from: ``(bounds, counter, work)``, ``groups``
+    (:func:`impacts_apart`) cut into at most ``chunks`` runs of about as many manifolds each
+    (:func:`_chunk_bounds`; none when there is no impact or ``chunks`` is 0), the counter of
+    chunks taken (0) and :func:`_resolve`'s room for ``points`` points."""
+    grouped, starts = groups
+    if grouped.shape[0] == 0 or chunks < 1:
+        bounds = np.zeros(1, dtype=np.int64)
+    else:
+        bounds = _chunk_bounds(starts, chunks)
+    work = (np.empty(points), np.empty(points), np.empty(points))
+    return bounds, np.zeros(1, dtype=np.int64), work
+
+
+@compiled_only()
+def resolve_taken(motion: Motion, impact: Impact, totals: tuple, groups: tuple, chunks: tuple) -> None:
+    """The chunks of ``groups`` (:func:`impacts_apart`) that this thread takes from ``chunks``
+    (:func:`taken_chunks`), one at a time until none is left (collision.tasks.take_next), each
+    resolved as :func:`apply_restitution_apart` resolves it. Several threads may take from the
+    same chunks at once: the groups share no moving body, so the result does not depend on
+    which thread takes which, and a thread that comes to them sooner resolves more."""
+    bounds, counter, work = chunks
+    last = bounds.shape[0] - 1
+    k = take_next(counter)
+    while k < last:
+        _resolve_groups(motion, impact, groups, (bounds[k], bounds[k + 1]), totals, work)
+        k = take_next(counter)
 
 
 @stage()
