@@ -1,4 +1,4 @@
-"""A big world's impacts (collision/solvers/iterative/restitution.py, apply_restitution_apart)
+"""A big world's impacts (collision/solvers/iterative/restitution_apart.py)
 are resolved group by group: manifolds joined by bodies the impulses move converge together,
 an impact elsewhere in the world changes nothing of them, to the bit, and the groups of an
 impact, big or small, are resolved on several threads with the results of one."""
@@ -10,7 +10,8 @@ import pytest
 
 from collision import Polygon, World
 from collision.kernels import python_entry
-from collision.solvers.iterative.restitution import IMPACTS_THREADED, Impact, Motion, impact_groups
+from collision.solvers.iterative.restitution import Impact, Motion
+from collision.solvers.iterative.restitution_apart import IMPACTS_THREADED, impact_groups
 from collision.solvers.iterative.warm_start import Manifolds, empty_prepared
 from collision.threads import THREADED_BODIES, fast_layer
 
@@ -158,7 +159,7 @@ def test_a_big_impact_resolves_the_same_on_one_and_two_threads() -> None:
 
 def test_a_small_impact_taken_by_both_threads_resolves_as_on_one() -> None:
     """A landing of fewer than IMPACTS_THREADED manifolds: its groups are cut into chunks that
-    the shock's thread and the other take as they come free (restitution.resolve_taken). Every
+    the shock's thread and the other take as they come free (restitution_apart.resolve_taken). Every
     step's state is one thread's, and the landing was many groups, some bouncing."""
     assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
     count = 300

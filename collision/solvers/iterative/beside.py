@@ -12,7 +12,7 @@ iterations, each a task; collision.tasks hands their arguments across):
   beside the shock's travels, loads and lift (shock.shock_travel, shock.shock_loads,
   shock.lift_planned: the pose), after it, and restitution (velocities and impulses) on both
   threads as they come free: its groups, which share no moving body, in chunks each thread
-  takes in turn (restitution.resolve_taken), so that a landing's long restitution does not
+  takes in turn (restitution_apart.resolve_taken), so that a landing's long restitution does not
   keep the lift's thread waiting; the touch flags, which read the travels, follow on every
   thread (shock_rows.stop_touches). A big impact (IMPACTS_THREADED manifolds or more: a
   rain of bodies landing together) is resolved first instead, on every thread;
@@ -32,7 +32,7 @@ from numba import prange
 
 from collision.kernels import compiled_only, stage
 from collision.solvers.iterative.colours import kept_size, kept_views
-from collision.solvers.iterative.restitution import (
+from collision.solvers.iterative.restitution_apart import (
     IMPACTS_THREADED,
     apply_restitution_apart,
     impacts_apart,
@@ -53,7 +53,7 @@ from collision.solvers.iterative.soft_step import colour_rows
 from collision.solvers.iterative.store import pack_contacts, pack_contacts_into, packed_room
 from collision.tasks import flat_leaves, nesting_token, rebuilt_value
 
-#: Chunks per thread a small impact's groups are cut into (restitution.taken_chunks): fine
+#: Chunks per thread a small impact's groups are cut into (restitution_apart.taken_chunks): fine
 #: enough that the threads end together within a chunk or so.
 TAKEN_CHUNKS = 8
 
@@ -127,7 +127,7 @@ def _restitution_or_lift(task: int, flat: tuple, token: Any, found: np.ndarray) 
     the loads and, if one is loaded, the lift; ``found[0]`` 1 if lifted. Task 1: if a
     manifold ``holds`` a body (else there is no lift and no stop pass), the stop rows but their
     touch flags into ``stops``. Then both: restitution's chunks, as they take them
-    (restitution.resolve_taken). The arguments ``(apart, shock, travelled, topology, holds,
+    (restitution_apart.resolve_taken). The arguments ``(apart, shock, travelled, topology, holds,
     stops)`` (see :func:`respond_beside`; ``apart`` = ``(motion, impact, totals, groups,
     chunks)``) from ``flat`` and ``token``."""
     apart, shock, travelled, topology, holds, stops = rebuilt_value(flat, token)
@@ -180,7 +180,7 @@ def respond_beside(
     restitution: tuple, shock: tuple, found: tuple, store: tuple, threads: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Restitution (``restitution``: apply_restitution's arguments; its impact resolved group
-    by group, restitution.apply_restitution_apart) then the shock (``shock``:
+    by group, restitution_apart.apply_restitution_apart) then the shock (``shock``:
     propagate_shock's arguments), the walk ``found`` = ``(topology, holds)`` by
     :func:`colour_beside_topology`, then the step's contacts packed (``store``:
     store.pack_contacts' arguments), which it returns: on two threads or more, the stop rows'
