@@ -133,7 +133,7 @@ def _resolve_chunk(chunk: int, flat: tuple, token: Any, bounds: np.ndarray) -> N
 def _resolve_threaded(arguments: tuple, bounds: np.ndarray) -> None:
     """:func:`_resolve_chunk` of each chunk of groups ``bounds`` on numba's threads: the groups
     share no moving body, so each gives what it gives alone (a body that does not move, such
-    as the floor they share, is not written: see :func:`_push`)."""
+    as the floor they share, is not written: see ``_push`` in restitution.py)."""
     flat = flat_leaves(arguments)
     token = nesting_token(arguments)
     for chunk in prange(bounds.shape[0] - 1):
