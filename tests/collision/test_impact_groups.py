@@ -139,30 +139,11 @@ def _rain(threads: int, count: int) -> World:
     return world
 
 
-def test_a_big_impact_resolves_the_same_on_one_and_two_threads() -> None:
+def _rain_on_one_and_two_threads(count: int) -> tuple[int, float]:
+    """:func:`_rain` of ``count`` bodies on one thread and on two, 20 steps, every step's state
+    the same; returns the most bodies pushed by the floor in one step and the fastest any of
+    the rain rose."""
     assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
-    count = 2 * IMPACTS_THREADED
-    one = _rain(1, count)
-    two = _rain(2, count)
-    landed = 0
-    for step in range(20):
-        one.step(DT)
-        two.step(DT)
-        assert two.state_hash() == one.state_hash(), f"step {step}"
-        contacts = two.contacts
-        on_floor = (contacts.body_a == 0) | (contacts.body_b == 0)
-        pushed = on_floor & (contacts.normal_impulse > 0.0)
-        landed = max(landed, np.unique(contacts.body_a[pushed] + contacts.body_b[pushed]).shape[0])
-    # The boxes struck the floor together: one impact of more than IMPACTS_THREADED manifolds.
-    assert landed >= IMPACTS_THREADED
-
-
-def test_a_small_impact_taken_by_both_threads_resolves_as_on_one() -> None:
-    """A landing of fewer than IMPACTS_THREADED manifolds: its groups are cut into chunks that
-    the shock's thread and the other take as they come free (restitution_apart.resolve_taken). Every
-    step's state is one thread's, and the landing was many groups, some bouncing."""
-    assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
-    count = 300
     one = _rain(1, count)
     two = _rain(2, count)
     landed = 0
@@ -176,4 +157,18 @@ def test_a_small_impact_taken_by_both_threads_resolves_as_on_one() -> None:
         pushed = on_floor & (contacts.normal_impulse > 0.0)
         landed = max(landed, np.unique(contacts.body_a[pushed] + contacts.body_b[pushed]).shape[0])
         rose = max(rose, float(two.velocity[THREADED_BODIES + 1 :, 1].max()))  # the rain's rows
+    return landed, rose
+
+
+def test_a_big_impact_resolves_the_same_on_one_and_two_threads() -> None:
+    landed, _ = _rain_on_one_and_two_threads(2 * IMPACTS_THREADED)
+    # The boxes struck the floor together: one impact of more than IMPACTS_THREADED manifolds.
+    assert landed >= IMPACTS_THREADED
+
+
+def test_a_small_impact_taken_by_both_threads_resolves_as_on_one() -> None:
+    """A landing of fewer than IMPACTS_THREADED manifolds: its groups are cut into chunks that
+    the shock's thread and the other take as they come free (restitution_apart.resolve_taken).
+    Every step's state is one thread's, and the landing was many groups, some bouncing."""
+    landed, rose = _rain_on_one_and_two_threads(300)
     assert 200 <= landed < IMPACTS_THREADED and rose > 0.5
