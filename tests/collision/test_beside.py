@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 import pytest
 from numba import njit, prange
@@ -80,11 +81,17 @@ def test_two_threads_taking_from_one_counter_take_each_number_once() -> None:
     every number exactly once (a read then a write would hand some out twice), and the
     counter ends one past the last number for each thread's last, empty-handed, take."""
     assert fast_layer(), "numba has no OpenMP or TBB threading layer here (see .ci/run)"
-    for _ in range(5):
-        counter = np.zeros(1, dtype=np.int64)
-        taken = np.zeros(200_000, dtype=np.int64)
-        _take_on_two_threads(counter, taken)
-        assert np.all((taken == 1) | (taken == 2)) and counter[0] == taken.shape[0] + 2
+    assert numba.config.NUMBA_NUM_THREADS >= 2, "one thread: nothing would race"
+    before = numba.get_num_threads()
+    numba.set_num_threads(2)  # a big world's step may have left numba on one
+    try:
+        for _ in range(5):
+            counter = np.zeros(1, dtype=np.int64)
+            taken = np.zeros(200_000, dtype=np.int64)
+            _take_on_two_threads(counter, taken)
+            assert np.all((taken == 1) | (taken == 2)) and counter[0] == taken.shape[0] + 2
+    finally:
+        numba.set_num_threads(before)
     counter = np.array([7], dtype=np.int64)
     assert _take_interpreted(counter) == 7 and counter[0] == 8
 
