@@ -6,6 +6,7 @@
 - :mod:`demo.bench.physics`: the exact cases, shared by tests/physics and ``--physics``;
 - :mod:`demo.bench.run`: our scenes in our world (``SCENES``, also listed by the program);
 - :mod:`demo.bench.speed`: ``--vs`` and ``--scale``, each engine in its own process;
+- :mod:`demo.bench.machine`: the machine line every speed report starts with;
 - :mod:`demo.bench.report`: ``--physics``.
 """
 

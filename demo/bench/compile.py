@@ -11,8 +11,8 @@ compiles only the step's own kernel. It reports the wall seconds from the proces
 the end of the step, the CPU seconds of both, the kernels compiled (and their
 specialisations), and each kernel's own compile time (numba's ``numba:compile`` events; a
 kernel's time without the kernels it compiled on the way, so the times add up to the whole).
-The machine's load average is printed beside each round: the wall time depends on it, the CPU
-time much less."""
+The report starts with the machine (demo.bench.machine); its load average is printed beside
+each round: the wall time depends on it, the CPU time much less."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ import tempfile
 import time
 from collections.abc import Sequence
 from typing import Any, TextIO
+
+from demo.bench import machine
 
 #: The program's default scene (``python -m demo`` with no options) and its solver.
 DEFAULT_SCENE, DEFAULT_SOLVER = "rigid", "iterative"
@@ -270,10 +272,13 @@ def compare(
     """``rounds`` cold rounds (:func:`cold_round` with ``lanes``), one after the other, printed
     as they end."""
     results = []
+    found = machine.machine()
+    if not as_json:
+        print(machine.describe(found), file=out, flush=True)
     for k in range(rounds):
         if progress is not None:
             print(f"cold start {k + 1}/{rounds} (empty numba cache) ...", file=progress, flush=True)
-        measured = cold_round(lanes=lanes)
+        measured = {**cold_round(lanes=lanes), "machine": found}
         results.append(measured)
         print(json.dumps(measured) if as_json else describe(measured), file=out, flush=True)
     return results

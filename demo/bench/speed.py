@@ -12,7 +12,7 @@ always runs first on a shared machine, and reports each round's ratio of total s
 (ours / theirs) and the median over rounds. Settings as the adapters state them: dt 1/60,
 sleeping off, Box2D v3 with 4 substeps on one worker, pymunk's defaults (10 iterations) with a
 metre-sized slop. Ratios from one run are comparable; absolute times are for this machine
-only.
+only, and every report starts with the machine they came from (demo.bench.machine).
 
 Scenes: ``pyramid`` (20 rows, 210 boxes, 600 steps), ``pile`` (1000 polygons, 600 steps),
 ``pile8000`` (8000 polygons, 300 steps), ``bullet`` (60 steps: an outcome, not a timing).
@@ -37,7 +37,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from collision.profiling import stage_table
-from demo.bench import engines, scenes
+from demo.bench import engines, machine, scenes
 from demo.bench.measure import outcome
 from demo.bench.scenes import SceneSpec
 
@@ -286,7 +286,10 @@ def compare(
     ``profile``, ours' stage table of the last round too); ``busy`` processes keep a core each
     busy meanwhile (:func:`busy_cores`)."""
     names = ["ours", *VS[vs]]
-    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "busy": busy, "scenes": {}}
+    found = machine.machine()
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "busy": busy, "machine": found, "scenes": {}}
+    if not as_json:
+        print(machine.describe(found), file=out)
     if busy and not as_json:
         print(f"{busy} other process{'es' if busy > 1 else ''} keeping a core busy throughout", file=out)
     for scene_name in scene_names:
@@ -355,7 +358,12 @@ def fitted_exponent(bodies: Sequence[float], ms: Sequence[float]) -> float:
 def scale(vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None) -> dict[str, Any]:
     """``--scale``: every size of the pile and the pyramid in every engine; ratios and exponents."""
     names = ["ours", *VS[vs]]
-    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "steps": SCALE_STEPS, "series": {}}
+    found = machine.machine()
+    report: dict[str, Any] = {
+        "vs": vs, "rounds": rounds, "steps": SCALE_STEPS, "machine": found, "series": {}
+    }  # fmt: skip
+    if not as_json:
+        print(machine.describe(found), file=out)
     for series, sizes in SCALE.items():
         rows = []
         for size in sizes:
