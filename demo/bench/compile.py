@@ -272,9 +272,7 @@ def compare(
     """``rounds`` cold rounds (:func:`cold_round` with ``lanes``), one after the other, printed
     as they end."""
     results = []
-    found = machine.machine()
-    if not as_json:
-        print(machine.describe(found), file=out, flush=True)
+    found = machine.announced(None if as_json else out)
     for k in range(rounds):
         if progress is not None:
             print(f"cold start {k + 1}/{rounds} (empty numba cache) ...", file=progress, flush=True)

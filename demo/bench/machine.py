@@ -13,7 +13,9 @@ import os
 import platform
 from importlib import metadata
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
+
+from demo import warmup_lanes
 
 #: Distributions whose versions a report gives (the engines compared and what compiles ours);
 #: one not installed is left out.
@@ -61,13 +63,6 @@ def versions() -> dict[str, str]:
     return found
 
 
-def usable_cores() -> int:
-    """Cores this process may run on (its affinity where the system says, else every core)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def load_average() -> float | None:
     """The one-minute load average, None where the system has none."""
     try:
@@ -83,7 +78,7 @@ def machine() -> dict[str, Any]:
     return {
         "processor": processor_name(),
         "cores": os.cpu_count() or 1,
-        "usable_cores": usable_cores(),
+        "usable_cores": warmup_lanes.usable_cores(),
         "l2": level2_cache(),
         "platform": f"{platform.system()} {platform.machine()}",
         "versions": versions(),
@@ -101,3 +96,12 @@ def describe(found: dict[str, Any]) -> str:
     named = ", ".join(f"{name} {version}" for name, version in found["versions"].items())
     load = "" if found["load"] is None else f", load average {found['load']:.2f}"
     return f"machine: {found['processor']}, {cores}{l2}; {found['platform']}; {named}; {found['utc']}{load}"
+
+
+def announced(out: TextIO | None) -> dict[str, Any]:
+    """:func:`machine`, its line printed first on ``out`` (a text report; None: a JSON one,
+    which carries the answer in its ``machine`` field)."""
+    found = machine()
+    if out is not None:
+        print(describe(found), file=out, flush=True)
+    return found

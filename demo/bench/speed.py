@@ -286,10 +286,8 @@ def compare(
     ``profile``, ours' stage table of the last round too); ``busy`` processes keep a core each
     busy meanwhile (:func:`busy_cores`)."""
     names = ["ours", *VS[vs]]
-    found = machine.machine()
+    found = machine.announced(None if as_json else out)
     report: dict[str, Any] = {"vs": vs, "rounds": rounds, "busy": busy, "machine": found, "scenes": {}}
-    if not as_json:
-        print(machine.describe(found), file=out)
     if busy and not as_json:
         print(f"{busy} other process{'es' if busy > 1 else ''} keeping a core busy throughout", file=out)
     for scene_name in scene_names:
@@ -358,12 +356,9 @@ def fitted_exponent(bodies: Sequence[float], ms: Sequence[float]) -> float:
 def scale(vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None) -> dict[str, Any]:
     """``--scale``: every size of the pile and the pyramid in every engine; ratios and exponents."""
     names = ["ours", *VS[vs]]
-    found = machine.machine()
-    report: dict[str, Any] = {
-        "vs": vs, "rounds": rounds, "steps": SCALE_STEPS, "machine": found, "series": {}
-    }  # fmt: skip
-    if not as_json:
-        print(machine.describe(found), file=out)
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "steps": SCALE_STEPS}
+    report["machine"] = machine.announced(None if as_json else out)
+    report["series"] = {}
     for series, sizes in SCALE.items():
         rows = []
         for size in sizes:
