@@ -35,8 +35,8 @@ def test_the_processor_is_the_first_model_name_with_its_spaces_tidied() -> None:
 @pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="Linux's /proc/cpuinfo")
 def test_on_linux_the_processor_is_the_one_proc_cpuinfo_names() -> None:
     names = re.findall(r"^model name\s*:\s*(.+)$", Path("/proc/cpuinfo").read_text(), re.MULTILINE)
-    if names:
-        assert machine.processor_name() == " ".join(names[0].split())
+    expected = " ".join(names[0].split()) if names else machine.processor_name("")
+    assert machine.processor_name() == expected
 
 
 def test_the_level_2_cache_is_read_from_the_folder_whose_level_is_2(tmp_path: Path) -> None:
