@@ -39,7 +39,7 @@ def processor_name(cpuinfo: str | None = None) -> str:
 
 
 def level2_cache(cpu: Path = Path("/sys/devices/system/cpu/cpu0/cache")) -> str | None:
-    """The size of the level-2 cache of the first core as the kernel gives it (``"2048K"``), from
+    """The size of core 0's level-2 cache as the kernel gives it (``"2048K"``), from
     the ``index*`` folders of ``cpu``; None where there is none to read."""
     try:
         folders = sorted(cpu.glob("index*"))
@@ -92,7 +92,7 @@ def describe(found: dict[str, Any]) -> str:
     cores = f"{found['cores']} cores"
     if found["usable_cores"] != found["cores"]:
         cores += f" ({found['usable_cores']} usable)"
-    l2 = f", L2 {found['l2']} per core" if found["l2"] else ""
+    l2 = f", L2 {found['l2']} (core 0)" if found["l2"] else ""
     named = ", ".join(f"{name} {version}" for name, version in found["versions"].items())
     load = "" if found["load"] is None else f", load average {found['load']:.2f}"
     return f"machine: {found['processor']}, {cores}{l2}; {found['platform']}; {named}; {found['utc']}{load}"
