@@ -1,9 +1,10 @@
 """The machine a benchmark ran on, as its reports name it: processor, cores, level-2 cache,
 the versions of Python and of the engines compared, the date and the load.
 
-A ratio between engines depends on the machine (the same step has measured 0.89 of Box2D v3's
-time on one kind of processor and 1.11 on another), so every speed report starts with this
-line, and a figure taken from a report carries the machine it came from.
+A ratio between engines depends on the machine (our pyramid has measured 0.89 of Box2D v3's
+time on one kind of processor and 1.11 on another, with the same results), so every speed
+report starts with this line, and a figure taken from a report carries the machine it came
+from.
 """
 
 from __future__ import annotations

@@ -356,8 +356,8 @@ def fitted_exponent(bodies: Sequence[float], ms: Sequence[float]) -> float:
 def scale(vs: str, rounds: int, as_json: bool, out: TextIO, progress: TextIO | None) -> dict[str, Any]:
     """``--scale``: every size of the pile and the pyramid in every engine; ratios and exponents."""
     names = ["ours", *VS[vs]]
-    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "steps": SCALE_STEPS}
-    report["machine"] = machine.announced(None if as_json else out)
+    found = machine.announced(None if as_json else out)
+    report: dict[str, Any] = {"vs": vs, "rounds": rounds, "steps": SCALE_STEPS, "machine": found}
     report["series"] = {}
     for series, sizes in SCALE.items():
         rows = []
